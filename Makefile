@@ -1,0 +1,53 @@
+# jax-docs-ko: every target works from a fresh clone (it creates .venv when missing).
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+JAXKO := $(BIN)/jaxko
+STAMP := $(VENV)/.installed-stamp
+export PATH := $(abspath $(BIN)):$(PATH)
+export JAX_PLATFORMS ?= cpu
+
+.PHONY: help setup system-deps upstream gettext update-po html check notebooks test bench clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,notebooks]'
+	@touch $(STAMP)
+
+setup: system-deps $(STAMP)  ## create .venv, install the project, tests and notebook extras
+
+system-deps:  ## Debian packages tests need (cmake/g++ for ffi.md, Chromium + Korean fonts)
+	@bash .ci/system-deps.sh
+
+upstream: $(STAMP)  ## stage the pinned upstream docs into _build/upstream
+	$(JAXKO) upstream sync
+
+gettext: upstream  ## extract messages (.pot) with Sphinx's gettext builder
+	$(JAXKO) extract
+
+update-po: gettext  ## update locale/ko catalogs from the .pot files (lossless)
+	$(JAXKO) update
+
+html: upstream  ## build the Korean site into _build/html
+	$(JAXKO) site build
+
+check: $(STAMP)  ## glossary, markup and safety checks on locale/ko
+	$(JAXKO) check locale/ko
+
+notebooks: upstream  ## build Korean notebooks and execute them on real JAX (CPU)
+	$(JAXKO) notebooks build
+	$(JAXKO) notebooks verify
+
+test: setup  ## the whole test suite
+	$(BIN)/python -m pytest -n 2 --dist loadfile -q
+
+bench: setup upstream  ## run the benchmarks, printing figures for BENCHMARKS.md
+	$(BIN)/python benchmarks/run.py
+
+clean:  ## remove build outputs (keeps .venv)
+	rm -rf _build

@@ -1,0 +1,158 @@
+"""Sphinx configuration of the Korean JAX docs.
+
+Used as ``sphinx-build -c . _build/upstream/docs OUT``: the sources are the pinned
+upstream docs staged by ``jaxko upstream sync``; this file mirrors upstream's
+configuration, and ``tools/jaxko/sphinxext`` reimplements upstream's local extensions.
+
+Environment switches (set by ``jaxko``; defaults suit a plain sphinx-build):
+
+* ``JAXKO_SCOPE``: ``narrative`` (default) or ``full`` (adds the ~1,600 autosummary
+  API pages generated from docstrings: ~24,000 more messages, ten times the build time).
+* ``JAXKO_EXECUTE``: ``off`` (default; gettext never executes) or ``cache`` (the site
+  build: MyST-NB executes notebooks once and caches the outputs under ``_build``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from jaxko import scope  # noqa: E402
+
+SCOPE = os.environ.get("JAXKO_SCOPE", "narrative")
+EXECUTE = os.environ.get("JAXKO_EXECUTE", "off")
+
+# -- Project -----------------------------------------------------------------------
+project = "JAX"
+author = "The JAX authors"
+copyright = "2024, The JAX Authors. NumPy and SciPy documentation are copyright the respective authors"
+version = ""
+release = ""
+
+# -- Extensions (upstream's list; local ones reimplemented in jaxko.sphinxext) -------
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.intersphinx",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.napoleon",
+    "matplotlib.sphinxext.plot_directive",
+    "myst_nb",
+    "sphinx_remove_toctrees",
+    "sphinx_copybutton",
+    "sphinx_design",
+    "sphinxext.rediraffe",
+    "sphinxcontrib.mermaid",
+    "jaxko.sphinxext.jax_roles",
+    "jaxko.sphinxext.config_options",
+    "jaxko.sphinxext.tagged_block",
+    "jaxko.sphinxext.strict_include",
+    "jaxko.sphinxext.gettext_filters",
+    "jaxko.sphinxext.notebook_defaults",
+    "jaxko.sphinxext.api_links",
+]
+if SCOPE == "full":
+    extensions.append("sphinx.ext.viewcode")
+
+# The build never needs network: no inventories are fetched. Cross-references to
+# Python/NumPy/SciPy objects render as plain code, as in any offline build.
+intersphinx_mapping: dict = {}
+
+templates_path: list[str] = []
+
+# .ipynb before .md: for jupytext pairs the .ipynb (with stored outputs) is read.
+source_suffix = {".rst": "restructuredtext", ".ipynb": "myst-nb", ".md": "myst-nb"}
+main_doc = "index"
+language = "en"
+
+_SRCDIR = Path(os.environ.get("JAXKO_SRCDIR", ROOT / "_build" / "upstream" / "docs"))
+exclude_patterns = [*scope.ALWAYS_EXCLUDED, *scope.notebook_twins(_SRCDIR)]
+# The API reference: hand-written jax*.rst pages whose content is autodoc/autosummary.
+API_PAGES = ["jax.rst", "jax.*.rst"]
+if SCOPE != "full":
+    exclude_patterns += ["_autosummary/**", *API_PAGES]
+    jaxko_api_pages = API_PAGES  # references into them link to upstream (api_links)
+jaxko_upstream_docs_url = "https://docs.jax.dev/en/latest/"
+
+pygments_style = None
+suppress_warnings = [
+    "ref.citation",  # duplicated citations in NumPy/SciPy docstrings (upstream suppresses too)
+    "ref.footnote",  # unreferenced footnotes in NumPy/SciPy docstrings
+    "misc.highlighting_failure",  # shell transcripts in code-blocks marked python
+    # Accepted upstream content issues (see docs/build-warnings.md):
+    "myst.header",  # 21 skipped heading levels in upstream pages; renders fine
+    "toc.excluded",  # narrative scope: index/toctrees list the excluded API pages
+    "myst-nb.lexer",  # cause handled: jaxko.sphinxext.notebook_defaults sets ipython3
+]
+
+# -- Autodoc / autosummary -----------------------------------------------------------
+autosummary_generate = SCOPE == "full"
+napoleon_use_rtype = False
+autodoc_typehints = "none"
+
+# -- Internationalisation ------------------------------------------------------------
+locale_dirs = [str(ROOT / "locale")]
+gettext_compact = False
+gettext_uuid = False
+gettext_location = True
+gettext_last_translator = "jax-docs-ko"
+gettext_language_team = "jax-docs-ko"
+# Code blocks and notebook code cells become messages, so comments and strings in
+# code can be translated (stored outputs are filtered out by gettext_filters).
+gettext_additional_targets = ["literal-block"]
+
+# -- MyST / MyST-NB ------------------------------------------------------------------
+myst_heading_anchors = 3
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_footnote_transition = False
+nb_execution_mode = "cache" if EXECUTE == "cache" else "off"
+nb_execution_cache_path = str(ROOT / "_build" / "jupyter_cache")
+nb_execution_allow_errors = False
+nb_execution_raise_on_error = True
+nb_execution_timeout = 600
+nb_execution_excludepatterns = [pattern for pattern, _reason in scope.EXECUTION_EXCLUDES]
+nb_merge_streams = True
+nb_mime_priority_overrides: list = []
+
+# -- HTML ----------------------------------------------------------------------------
+html_theme = "sphinx_book_theme"
+html_title = "JAX 문서"
+html_theme_options = {
+    "show_toc_level": 2,
+    "repository_url": "https://github.com/jax-ml/jax",
+    "use_repository_button": True,
+    "navigation_with_keys": False,
+    "logo": {"image_light": "_static/jax_logo_250px.png", "image_dark": "_static/jax_logo_250px.png"},
+}
+html_favicon = str(_SRCDIR / "_static" / "favicon.png")
+html_static_path = [str(_SRCDIR / "_static")]
+html_last_updated_fmt = None
+htmlhelp_basename = "JAXdoc"
+
+# Remove auto-generated API docs from sidebars (they take too long to build).
+remove_from_toctrees = ["_autosummary/*"]
+
+# Redirects of pages upstream moved (only targets that exist in this release).
+rediraffe_redirects: dict[str, str] = {}
+_REDIRECTS = {
+    "jax-101/index.rst": "jax-101.rst",
+    "jax-101/01-jax-basics.md": "key-concepts.md",
+    "jax-101/02-jitting.md": "jit-compilation.md",
+    "jax-101/03-vectorization.md": "automatic-vectorization.md",
+    "jax-101/04-advanced-autodiff.md": "automatic-differentiation.md",
+    "jax-101/05-random-numbers.md": "random-numbers.md",
+    "jax-101/05.1-pytrees.md": "pytrees.md",
+    "jax-101/07-state.md": "stateful-computations.md",
+    "notebooks/external_callbacks.md": "external-callbacks.md",
+    "notebooks/How_JAX_primitives_work.md": "jax-primitives.md",
+}
+for _old, _new in _REDIRECTS.items():
+    _target = _SRCDIR / _new
+    if _target.exists() or _target.with_suffix(".ipynb").exists():
+        rediraffe_redirects[_old] = _new
+
+mermaid_output_format = "raw"

@@ -1,0 +1,3 @@
+from jaxko.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,295 @@
+"""Reading, merging and writing gettext catalogs: one parser, one writer, one width.
+
+Every tool that saves a catalog goes through :func:`save`, so a catalog written by
+``jaxko update``, ``jaxko tm fill`` or ``jaxko fmt`` is byte-identical for the same
+content, and diffs stay small.
+
+Why the merge is ours and not ``sphinx-intl update``: sphinx-intl (2.x) merges with
+babel's ``Catalog.update``, which does fuzzy matching but (a) writes no previous
+msgid (``#| msgid``), so translators cannot see what changed upstream, (b) lets one
+old translation seed several new entries and then drops it from the obsolete list,
+(c) never revives an obsolete entry whose text comes back, and (d) writes files in
+place, not atomically. We keep sphinx-intl's model (``.pot`` in, ``.po`` out, one
+catalog per document) and do the merge with polib, where those four are easy.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import polib
+
+from jaxko.errors import UserError
+
+# msgmerge and Poedit wrap at 79 columns; using the same width means a catalog saved by
+# Poedit produces no whole-file diff against ours.
+WRAP_WIDTH = 79
+
+# difflib ratio at which a changed paragraph keeps its old translation as a fuzzy
+# suggestion (msgmerge's default feels similar; babel uses 0.6 too).
+FUZZY_CUTOFF = 0.6
+
+_SYNTAX_ERROR = re.compile(r"\(line (\d+)\)")
+
+
+def load(path: str | os.PathLike) -> polib.POFile:
+    """Parse a .po/.pot file, turning every parse problem into a one-line UserError."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError("catalog not found", path)
+    try:
+        path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = path.read_bytes()[: err.start].count(b"\n") + 1
+        raise UserError("not valid UTF-8; save the catalog as UTF-8", path, line) from None
+    except OSError as err:
+        raise UserError(f"cannot read catalog: {err.strerror}", path) from None
+    try:
+        # From the path, not the text: polib splits text with str.splitlines(), which
+        # also breaks at \v and \f, and Sphinx writes such characters unescaped.
+        catalog = polib.pofile(str(path), wrapwidth=WRAP_WIDTH, encoding="utf-8")
+    except (OSError, ValueError) as err:
+        match = _SYNTAX_ERROR.search(str(err))
+        line = int(match.group(1)) if match else None
+        raise UserError("syntax error in catalog; fix the entry or restore it from git", path, line) from None
+    catalog.fpath = str(path)
+    return catalog
+
+
+def render(catalog: polib.POFile) -> str:
+    """The catalog as text, in the project's one format."""
+    catalog.wrapwidth = WRAP_WIDTH
+    text = str(catalog)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> bool:
+    """Write ``text`` to ``path`` via a temporary file and rename; skip identical content.
+
+    Returns whether the file changed. An unchanged file keeps its mtime, so Sphinx and
+    make stay incremental.
+    """
+    path = Path(path)
+    data = text.encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    except OSError as err:
+        raise UserError(f"cannot read: {err.strerror}", path) from None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as err:
+        raise UserError(f"cannot write here: {err.strerror}; check permissions", path.parent) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        else:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise UserError(f"cannot write: {err.strerror}", path) from None
+    return True
+
+
+def save(catalog: polib.POFile, path: str | os.PathLike | None = None) -> bool:
+    """Save atomically in the project's format; returns whether the file changed."""
+    target = path or catalog.fpath
+    if target is None:
+        raise ValueError("catalog has no path")
+    return write_text_atomic(target, render(catalog))
+
+
+def iter_catalogs(paths: Iterable[str | os.PathLike], suffix: str = ".po") -> Iterator[Path]:
+    """Every catalog under the given files and folders, sorted, each once."""
+    seen: set[Path] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob(f"*{suffix}") if p.is_file())
+        elif path.is_file():
+            found = [path]
+        else:
+            raise UserError("no such file or directory", path)
+        for item in found:
+            if item not in seen:
+                seen.add(item)
+                yield item
+
+
+def is_translated(entry: polib.POEntry) -> bool:
+    return bool(entry.msgstr) and not entry.obsolete and "fuzzy" not in entry.flags
+
+
+# --------------------------------------------------------------------------- merge
+
+
+@dataclass
+class MergeStats:
+    """What one update did to one catalog."""
+
+    entries: int = 0
+    new: int = 0
+    kept: int = 0          # translated (or fuzzy) entries whose msgid is unchanged
+    fuzzy: int = 0         # old translations carried to a changed msgid, marked fuzzy
+    revived: int = 0       # obsolete translations whose msgid came back
+    obsolete: int = 0      # translations whose msgid is gone, kept as #~ entries
+    dropped_untranslated: int = 0
+    created: bool = False
+    changed: bool = False
+    fuzzy_pairs: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, other: "MergeStats") -> None:
+        for name in ("entries", "new", "kept", "fuzzy", "revived", "obsolete", "dropped_untranslated"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def _key(entry: polib.POEntry) -> tuple[str | None, str]:
+    return (entry.msgctxt, entry.msgid)
+
+
+def _normalise_occurrences(occurrences, pot_dir: Path | None, srcdir: Path | None):
+    """Locations relative to the docs tree (``notebooks/x.ipynb:20003``), not to _build."""
+    if pot_dir is None or srcdir is None:
+        return list(occurrences)
+    out = []
+    for name, line in occurrences:
+        absolute = (pot_dir / name).resolve() if not os.path.isabs(name) else Path(name)
+        try:
+            name = absolute.relative_to(srcdir.resolve()).as_posix()
+        except ValueError:
+            pass
+        out.append((name, line))
+    return out
+
+
+def _best_match(msgid: str, candidates: list[polib.POEntry]) -> polib.POEntry | None:
+    matcher = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(msgid)
+    best, best_ratio = None, FUZZY_CUTOFF
+    for cand in candidates:
+        matcher.set_seq1(cand.msgid)
+        if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
+            continue
+        ratio = matcher.ratio()
+        if ratio > best_ratio or (best is None and ratio >= best_ratio):
+            best, best_ratio = cand, ratio
+    return best
+
+
+def merge(po: polib.POFile, pot: polib.POFile, *, pot_dir: Path | None = None,
+          srcdir: Path | None = None) -> tuple[polib.POFile, MergeStats]:
+    """Merge a template into a catalog without ever losing a translation.
+
+    * same msgid: translation, fuzzy flag, translator comments kept; locations and
+      extracted comments from the template;
+    * changed msgid: the most similar vanished translation becomes a fuzzy suggestion
+      with the old text as previous msgid (``#| msgid``); each old translation seeds at
+      most one new entry, so counts add up;
+    * vanished msgid: obsolete (``#~``), kept; untranslated ones are simply dropped;
+    * msgid that comes back: its obsolete translation is revived.
+    """
+    stats = MergeStats()
+    active = {_key(e): e for e in po if not e.obsolete}
+    obsolete = {_key(e): e for e in po if e.obsolete}
+    result = polib.POFile(wrapwidth=WRAP_WIDTH)
+    result.header = po.header
+    result.metadata = dict(po.metadata)
+    result.metadata_is_fuzzy = po.metadata_is_fuzzy
+    result.fpath = po.fpath
+
+    used: set[tuple[str | None, str]] = set()
+    unmatched: list[polib.POEntry] = []
+    for template in pot:
+        if not template.msgid:
+            continue
+        key = _key(template)
+        entry = polib.POEntry(
+            msgid=template.msgid,
+            msgctxt=template.msgctxt,
+            occurrences=_normalise_occurrences(template.occurrences, pot_dir, srcdir),
+            comment=template.comment,
+            flags=[f for f in template.flags if f != "fuzzy"],
+        )
+        old = active.get(key)
+        if old is None and key in obsolete and obsolete[key].msgstr:
+            old = obsolete.pop(key)
+            stats.revived += 1
+        elif old is not None:
+            used.add(key)
+            if old.msgstr:
+                stats.kept += 1
+        if old is not None:
+            entry.msgstr = old.msgstr
+            entry.tcomment = old.tcomment
+            if old.fuzzy:
+                entry.flags.append("fuzzy")
+                entry.previous_msgid = old.previous_msgid
+                entry.previous_msgctxt = old.previous_msgctxt
+        else:
+            unmatched.append(entry)
+            stats.new += 1
+        result.append(entry)
+
+    vanished = [e for k, e in active.items() if k not in used]
+    candidates = [e for e in vanished if e.msgstr]
+    stats.dropped_untranslated = sum(1 for e in vanished if not e.msgstr)
+    for entry in unmatched:
+        if not candidates:
+            break
+        source = _best_match(entry.msgid, candidates)
+        if source is None:
+            continue
+        candidates.remove(source)
+        entry.msgstr = source.msgstr
+        entry.tcomment = source.tcomment
+        entry.flags.append("fuzzy")
+        entry.previous_msgid = source.msgid
+        entry.previous_msgctxt = source.msgctxt
+        stats.fuzzy += 1
+        stats.new -= 1
+        stats.fuzzy_pairs.append((source.msgid, entry.msgid))
+
+    for entry in obsolete.values():
+        result.append(entry)
+    for entry in candidates:
+        entry.obsolete = True
+        entry.occurrences = []
+        result.append(entry)
+        stats.obsolete += 1
+    stats.entries = sum(1 for e in result if not e.obsolete)
+    return result, stats
+
+
+def new_catalog(pot: polib.POFile, language: str, *, pot_dir: Path | None = None,
+                srcdir: Path | None = None) -> polib.POFile:
+    """A fresh catalog for a template, with a stable header (no dates that churn)."""
+    po = polib.POFile(wrapwidth=WRAP_WIDTH)
+    po.header = (f"{language} translation of the JAX documentation (jax-docs-ko).\n"
+                 "Distributed under the same license as the JAX docs (Apache-2.0).")
+    po.metadata = {
+        "Project-Id-Version": pot.metadata.get("Project-Id-Version", "JAX"),
+        "Report-Msgid-Bugs-To": "",
+        "Language": language,
+        "Language-Team": f"{language} <https://github.com/jax-docs-ko/jax-docs-ko>",
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "Plural-Forms": "nplurals=1; plural=0;",
+    }
+    empty = polib.POFile(wrapwidth=WRAP_WIDTH)
+    merged, _ = merge(empty, pot, pot_dir=pot_dir, srcdir=srcdir)
+    for entry in merged:
+        po.append(entry)
+    return po

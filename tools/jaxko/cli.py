@@ -1,0 +1,77 @@
+"""The ``jaxko`` command line: argument parsing and dispatch only.
+
+Each subcommand lives in :mod:`jaxko.commands.<name>` with ``register(subparsers)``,
+which adds its parser and sets ``func``; the function returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from jaxko import __version__
+from jaxko.errors import UserError
+
+# Order is the order of `jaxko --help`: the pipeline first, then the translators' tools.
+COMMAND_MODULES = (
+    "upstream",
+    "extract",
+    "update",
+    "check",
+    "glossary",
+    "notebooks",
+    "site",
+    "stats",
+    "assign",
+    "tm",
+    "glean",
+    "fmt",
+)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Bad options are one line and exit 2, like every other bad input."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message}; see `{self.prog} --help`\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="jaxko",
+        description="Tools and pipeline of the Korean translation of the JAX docs.",
+    )
+    parser.add_argument("--version", action="version", version=f"jaxko {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"jaxko.commands.{name}")
+        except ModuleNotFoundError as err:
+            if err.name == f"jaxko.commands.{name}":
+                continue  # a command not built yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except UserError as err:
+        print(f"jaxko: {err.format()}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("jaxko: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""One module per ``jaxko`` subcommand: ``register(subparsers)`` adds it."""

@@ -1,0 +1,46 @@
+"""``jaxko upstream sync``: stage the pinned upstream docs into _build/upstream."""
+
+from __future__ import annotations
+
+import json
+
+from jaxko import upstream
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("upstream", help="stage the pinned upstream docs",
+                            description="Manage the pinned upstream JAX docs.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    sync = actions.add_parser(
+        "sync", help="stage docs/ of the pinned tag into _build/upstream/",
+        description="Stage the pinned upstream docs into _build/upstream/docs. With no --from, "
+                    "uses ../shared/upstream/<tag> when it exists, else clones the tag. "
+                    "Refuses a tree whose content hash differs from the pin unless --repin.")
+    sync.add_argument("--from", dest="source", metavar="PATH_OR_URL",
+                      help="a local JAX tree (with docs/ and CHANGELOG.md) or a git URL")
+    sync.add_argument("--repin", action="store_true",
+                      help="accept this tree and rewrite upstream.toml (new upstream release)")
+    sync.add_argument("--tag", help="with --repin: the new tag to clone and pin")
+    sync.add_argument("--format", choices=("text", "json"), default="text")
+    sync.set_defaults(func=run_sync)
+    show = actions.add_parser("show", help="print the pin", description="Print the pin.")
+    show.set_defaults(func=run_show)
+
+
+def run_sync(args) -> int:
+    result = upstream.sync(args.source, repin=args.repin, tag=args.tag)
+    if args.format == "json":
+        print(json.dumps({"source": result.source, "dest": str(result.dest),
+                          "content_hash": result.content_hash, "copied": result.copied,
+                          "removed": result.removed, "repinned": result.repinned}))
+    else:
+        what = "repinned and staged" if result.repinned else "staged"
+        print(f"{what} {result.source} -> {result.dest} "
+              f"({result.copied} copied, {result.removed} removed, hash {result.content_hash[:12]})")
+    return 0
+
+
+def run_show(args) -> int:
+    pin = upstream.read_pin()
+    print(f"{pin.repository} {pin.tag} {pin.commit} {pin.content_hash}")
+    return 0
