@@ -1,0 +1,299 @@
+"""Does a translated piece of code still say the same thing as its source?
+
+Translators may change comments and the text inside string literals of a code cell or
+code block, nothing else. :func:`first_difference` compares a translation with its
+source token by token and names the first token that changed, so a slip (an
+identifier translated, a quote lost, a line dropped) is caught before anything runs.
+
+* Python (``python``, ``ipython3``, ...) is compared with :mod:`tokenize`: comments and
+  non-logical line breaks are ignored; a string literal must keep its prefix and
+  quotes, its text may change; an f-string must keep its ``{...}`` fields. Spacing
+  inside a line does not matter (the tokens are the same).
+* IPython shell and magic lines (``!cmd``, ``%magic``, ``%%cell``) are compared as text.
+  The body of a cell magic that is not Python (``%%bash``, ``%%writefile x.cc``) is
+  compared like a non-Python language.
+* Python that does not tokenize (pseudo-code, a fragment) is compared line by line;
+  comment-only lines may differ.
+* Other languages: only comment-looking lines (``#``, ``//``, ``--``, as the language
+  uses them) may differ; every other line must stay exactly the same.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+
+PYTHON_LANGUAGES = frozenset({
+    "python", "python3", "py", "py3", "ipython", "ipython3", "ipython2", "sage",
+    "pycon", "python-console", "default", "",
+})
+
+# Comment markers by language, for the line comparison of non-Python code.
+_COMMENT_MARKERS: dict[str, tuple[str, ...]] = {
+    **{name: ("#",) for name in ("bash", "sh", "shell", "console", "shell-session", "zsh",
+                                 "yaml", "yml", "toml", "ini", "cfg", "cmake", "make",
+                                 "makefile", "dockerfile", "r", "perl", "ruby", "text", "none")},
+    **{name: ("//",) for name in ("c", "cpp", "c++", "cc", "cxx", "h", "hpp", "cuda", "cu",
+                                  "java", "javascript", "js", "typescript", "ts", "go",
+                                  "rust", "rs", "swift", "kotlin", "scala", "proto",
+                                  "protobuf", "json5", "jsonc")},
+    **{name: ("--",) for name in ("sql", "haskell", "hs", "lua", "ada")},
+    **{name: ("//", "#") for name in ("mlir", "llvm", "hlo", "stablehlo")},
+}
+# Unknown languages: any of the usual markers, `#` only when it looks like a comment
+# (`# note`, `#!`), not a directive such as `#include`.
+_GENERIC_COMMENT = re.compile(r"^\s*(#($|[\s#!:])|//|--(\s|$)|;)")
+
+# Cell magics whose body is Python.
+_PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "pypy",
+                                 "python", "python3", "memit", "mprun"})
+_MAGIC_LINE = re.compile(r"^\s*(!|%)")
+_MAX_SHOWN = 40
+
+
+def first_difference(source: str, translated: str, language: str = "python") -> str | None:
+    """None when ``translated`` is ``source`` up to comments and string contents.
+
+    Otherwise a one-line description of the first differing token, with the line
+    number in the source, e.g. ``line 3: 'x' became 'y'``.
+    """
+    language = (language or "").strip().lower()
+    if language in PYTHON_LANGUAGES:
+        return _python_difference(source, translated)
+    return _line_difference(source, translated, _comment_test(language))
+
+
+# ----------------------------------------------------------------------------- items
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One significant piece of code: what must be equal, and how to show it."""
+
+    key: tuple
+    shown: str
+    line: int
+
+
+def _describe(a: _Item | None, b: _Item | None) -> str:
+    if a is not None and b is not None:
+        return f"line {a.line}: {_show(a.shown)} became {_show(b.shown)}"
+    if a is not None:
+        return f"line {a.line}: {_show(a.shown)} is missing"
+    assert b is not None
+    return f"line {b.line} of the translation: {_show(b.shown)} was added"
+
+
+def _show(text: str) -> str:
+    if len(text) > _MAX_SHOWN:
+        text = text[: _MAX_SHOWN - 1] + "…"
+    return repr(text)
+
+
+def _compare(a: list[_Item], b: list[_Item]) -> str | None:
+    for x, y in zip(a, b):
+        if x.key != y.key:
+            return _describe(x, y)
+    if len(a) > len(b):
+        return _describe(a[len(b)], None)
+    if len(b) > len(a):
+        return _describe(None, b[len(a)])
+    return None
+
+
+# ---------------------------------------------------------------------------- python
+
+
+class _NotPython(Exception):
+    """The text does not tokenize as Python."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
+
+
+def _python_difference(source: str, translated: str) -> str | None:
+    if source == translated:
+        return None
+    cell_a, body_a = _split_cell_magic(source)
+    cell_b, body_b = _split_cell_magic(translated)
+    if cell_a is not None or cell_b is not None:
+        head_a = _Item(("magic", cell_a), cell_a or "", 1) if cell_a is not None else None
+        head_b = _Item(("magic", cell_b), cell_b or "", 1) if cell_b is not None else None
+        if head_a is None or head_b is None or head_a.key != head_b.key:
+            return _describe(head_a or _first_item(source), head_b or _first_item(translated))
+        magic = cell_a.split()[0][2:] if cell_a.split() else ""
+        if magic not in _PYTHON_CELL_MAGICS and not _writes_python(cell_a):
+            language = "bash" if magic in ("bash", "sh", "script", "system") else ""
+            found = _line_difference(body_a, body_b, _comment_test(language))
+            return _shift(found, 1)
+        return _shift(_python_difference(body_a, body_b), 1)
+
+    try:
+        items_a = _python_items(source)
+    except _NotPython:
+        # Not Python to begin with (pseudo-code, a fragment): compare lines.
+        return _line_difference(source, translated, _comment_test("python"))
+    try:
+        items_b = _python_items(translated)
+    except _NotPython as err:
+        # The source tokenizes and the translation does not: a quote or bracket broke.
+        where = f"line {err.line} of the translation" if err.line else "the translation"
+        return f"{where}: no longer valid Python ({err})"
+    return _compare(items_a, items_b)
+
+
+def _first_item(text: str) -> _Item:
+    first = text.split("\n", 1)[0]
+    return _Item(("text", first), first, 1)
+
+
+def _writes_python(cell_magic_line: str) -> bool:
+    parts = cell_magic_line.split()
+    return bool(parts) and parts[0] in ("%%writefile", "%%file") and parts[-1].endswith(".py")
+
+
+def _split_cell_magic(code: str) -> tuple[str | None, str]:
+    """(``%%magic args`` line or None, the rest) of a cell."""
+    first, _, rest = code.partition("\n")
+    if first.lstrip().startswith("%%") and not code.lstrip().startswith("%%%"):
+        return first.rstrip(), rest
+    return None, code
+
+
+def _shift(found: str | None, lines: int) -> str | None:
+    """Line numbers of a body compared apart from its first line, as cell line numbers."""
+    if not found:
+        return found
+    return re.sub(r"^line (\d+)", lambda m: f"line {int(m.group(1)) + lines}", found)
+
+
+def _python_items(code: str) -> list[_Item]:
+    """The significant tokens of IPython code; magic and shell lines as whole lines."""
+    lines = code.split("\n")
+    magic = {i for i, text in enumerate(lines) if _MAGIC_LINE.match(text)}
+    # A line that starts with `%` or `!` inside a multi-line string is not a magic;
+    # find out with the magic lines blanked, and retry without the ones inside strings.
+    for _ in range(3):
+        blanked = [("#" if i in magic else text) for i, text in enumerate(lines)]
+        tokens = _tokenize("\n".join(blanked))
+        inside = {i for i in magic if _in_multiline_string(tokens, i + 1)}
+        if not inside:
+            break
+        magic -= inside
+    items: list[_Item] = []
+    for tok in tokens:
+        item = _token_item(tok)
+        if item is not None:
+            items.append(item)
+    for i in magic:
+        text = lines[i].strip()
+        items.append(_Item(("magic", text), text, i + 1))
+    items.sort(key=lambda item: (item.line, 0 if item.key[0] == "magic" else 1))
+    return items
+
+
+def _tokenize(code: str) -> list[tokenize.TokenInfo]:
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except tokenize.TokenError as err:
+        line = err.args[1][0] if len(err.args) > 1 and err.args[1] else None
+        raise _NotPython(str(err.args[0]), line) from None
+    except (SyntaxError, IndentationError) as err:  # IndentationError: unindent mismatch
+        raise _NotPython(err.msg, err.lineno) from None
+
+
+def _in_multiline_string(tokens: list[tokenize.TokenInfo], line: int) -> bool:
+    for tok in tokens:
+        if tok.type == tokenize.STRING and tok.start[0] < line <= tok.end[0]:
+            return True
+    return False
+
+
+_IGNORED = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER}
+_FSTRING_MIDDLE = getattr(tokenize, "FSTRING_MIDDLE", None)  # Python 3.12+
+_STRING_START = re.compile(r"^([A-Za-z]*)('''|\"\"\"|'|\")")
+
+
+def _token_item(tok: tokenize.TokenInfo) -> _Item | None:
+    if tok.type in _IGNORED:
+        return None
+    line = tok.start[0]
+    if tok.type == tokenize.NEWLINE:
+        return _Item(("newline",), "end of line", line)
+    if tok.type == tokenize.DEDENT:
+        return _Item(("dedent",), "end of block", line)
+    if tok.type == tokenize.INDENT:
+        return _Item(("indent", tok.string), "indentation", line)
+    if _FSTRING_MIDDLE is not None and tok.type == _FSTRING_MIDDLE:
+        return None
+    if tok.type == tokenize.STRING:
+        match = _STRING_START.match(tok.string)
+        if match is None:  # cannot happen for a STRING token; compare as is
+            return _Item(("string", tok.string), tok.string, line)
+        prefix, quote = match.group(1).lower(), match.group(2)
+        fields: tuple[str, ...] = ()
+        if "f" in prefix:
+            body = tok.string[len(match.group(0)): len(tok.string) - len(quote)]
+            fields = tuple(_fstring_fields(body))
+        shown = f"{prefix}{quote}…{quote}" if not fields else f"{prefix}{quote}…{{{fields[0]}}}…{quote}"
+        return _Item(("string", prefix, quote, fields), shown, line)
+    return _Item((tok.type, tok.string), tok.string, line)
+
+
+def _fstring_fields(body: str) -> list[str]:
+    """The ``{...}`` replacement fields of an f-string body, ``{{``/``}}`` skipped."""
+    fields = []
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch == "{":
+            if i + 1 < n and body[i + 1] == "{":
+                i += 2
+                continue
+            depth, j, quote = 1, i + 1, None
+            while j < n and depth:
+                c = body[j]
+                if quote:
+                    if c == quote:
+                        quote = None
+                elif c in "'\"":
+                    quote = c
+                elif c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                j += 1
+            fields.append(body[i + 1: j - 1].strip())
+            i = j
+        else:
+            i += 1
+    return fields
+
+
+# ------------------------------------------------------------------------------ lines
+
+
+def _comment_test(language: str):
+    markers = _COMMENT_MARKERS.get(language)
+    if language in PYTHON_LANGUAGES:
+        return lambda line: line.lstrip().startswith("#")
+    if markers is None:
+        return lambda line: bool(_GENERIC_COMMENT.match(line))
+    return lambda line: line.lstrip().startswith(markers)
+
+
+def _line_difference(source: str, translated: str, is_comment) -> str | None:
+    """Lines compared as text; blank and comment-only lines may differ."""
+
+    def significant(text: str) -> list[_Item]:
+        items = []
+        for number, line in enumerate(text.split("\n"), start=1):
+            if not line.strip() or is_comment(line):
+                continue
+            items.append(_Item(("line", line.rstrip()), line.strip(), number))
+        return items
+
+    return _compare(significant(source), significant(translated))
