@@ -1,0 +1,234 @@
+"""Translation progress per document and per section, with who is assigned.
+
+The site uses :func:`document_stats` for its progress page and per-page banners; the
+``jaxko stats`` command prints a :class:`Report` as text, JSON or Markdown.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jaxko import paths
+from jaxko.workflow import assignments as assignments_mod
+from jaxko.workflow import sections
+from jaxko.workflow.documents import Document, catalogs_dir_for, scan_documents
+from jaxko.workflow.poscan import Counts
+
+
+@dataclass(frozen=True)
+class DocumentStats:
+    """One document's progress and credits."""
+
+    document: Document
+    section: sections.Section
+    counts: Counts
+    assignment: assignments_mod.Assignment | None
+
+    @property
+    def docname(self) -> str:
+        return self.document.docname
+
+    @property
+    def percent(self) -> float:
+        return self.counts.percent
+
+    @property
+    def translators(self) -> tuple[str, ...]:
+        return self.assignment.translators if self.assignment else ()
+
+    @property
+    def reviewers(self) -> tuple[str, ...]:
+        return self.assignment.reviewers if self.assignment else ()
+
+    @property
+    def status(self) -> str | None:
+        return self.assignment.status if self.assignment else None
+
+    def as_dict(self, root: Path | None = None) -> dict:
+        catalog = self.document.catalog
+        if root is not None:
+            try:
+                catalog = catalog.resolve().relative_to(root.resolve())
+            except ValueError:
+                pass
+        return {
+            "document": self.docname,
+            "source": self.document.source,
+            "catalog": catalog.as_posix(),
+            "section": self.section.key,
+            **_counts_dict(self.counts),
+            "translators": list(self.translators),
+            "reviewers": list(self.reviewers),
+            "status": self.status,
+            "since": self.assignment.since.isoformat() if self.assignment and self.assignment.since else None,
+        }
+
+
+def _counts_dict(counts: Counts) -> dict:
+    return {
+        "messages": {"total": counts.messages, "translated": counts.translated,
+                     "fuzzy": counts.fuzzy, "untranslated": counts.untranslated},
+        "words": {"total": counts.words, "translated": counts.words_translated,
+                  "fuzzy": counts.words_fuzzy, "untranslated": counts.words_untranslated},
+        "obsolete": counts.obsolete,
+        "percent": round(counts.percent, 1),
+        "percent_words": round(counts.percent_words, 1),
+    }
+
+
+@dataclass
+class Report:
+    """Documents (already filtered and sorted) with totals per section and overall."""
+
+    documents: list[DocumentStats]
+    root: Path | None = None
+    sections: list[tuple[sections.Section, Counts]] = field(default_factory=list)
+    total: Counts = field(default_factory=Counts)
+
+    def __post_init__(self) -> None:
+        by_key: dict[str, Counts] = {}
+        for item in self.documents:
+            by_key.setdefault(item.section.key, Counts()).add(item.counts)
+            self.total.add(item.counts)
+        self.sections = [(s, by_key[s.key]) for s in sections.all_sections() if s.key in by_key]
+
+    def as_dict(self) -> dict:
+        return {
+            "documents": [item.as_dict(self.root) for item in self.documents],
+            "sections": [{"section": s.key, "title": s.title, "title_ko": s.title_ko,
+                          "documents": sum(1 for d in self.documents if d.section.key == s.key),
+                          **_counts_dict(c)} for s, c in self.sections],
+            "total": {"documents": len(self.documents), **_counts_dict(self.total)},
+        }
+
+
+def collect(locale_dir: Path | None = None, language: str = "ko", *,
+            assignments_path: Path | None = None, progress: bool = False) -> list[DocumentStats]:
+    """Every document's stats, in section order then docname."""
+    catalogs_dir = catalogs_dir_for(locale_dir, language)
+    scanned = scan_documents(catalogs_dir, progress=progress)
+    documents = {doc.docname: doc for doc, _ in scanned}
+    table = assignments_mod.load(
+        assignments_path or assignments_mod.default_path(locale_dir, language), documents)
+    result = [DocumentStats(doc, sections.section_of(doc.docname), counts,
+                            table.for_docname(doc.docname)) for doc, counts in scanned]
+    result.sort(key=lambda d: (sections.order_of(d.section), d.docname))
+    return result
+
+
+def document_stats(locale_dir: Path | None = None, language: str = "ko", *,
+                   assignments_path: Path | None = None) -> dict[str, DocumentStats]:
+    """Per-document progress and credits for the site, keyed by docname.
+
+    ``result["notebooks/thinking_in_jax"]`` has ``.counts`` (messages and words:
+    ``translated``, ``fuzzy``, ``untranslated``, ``messages``, ``percent``), ``.section``
+    (``key``, ``title``, ``title_ko``), ``.translators``, ``.reviewers`` and ``.status``
+    (``None`` when unassigned). Fuzzy messages are not counted as translated: the site
+    shows the English for them. Reads only the catalogs and ``assignments.yaml``
+    (a fraction of a second for all narrative catalogs), so it is cheap enough to call
+    once per Sphinx build; obsolete entries are ignored.
+    """
+    return {item.docname: item for item in
+            collect(locale_dir, language, assignments_path=assignments_path)}
+
+
+SORT_KEYS = {
+    "section": lambda d: (sections.order_of(d.section), d.docname),
+    "name": lambda d: d.docname,
+    "percent": lambda d: (-d.percent, d.docname),
+    "remaining": lambda d: (-(d.counts.words - d.counts.words_translated), d.docname),
+}
+
+
+def select(items: list[DocumentStats], *, todo: bool = False, available: bool = False,
+           section: sections.Section | None = None, assignee: str | None = None,
+           sort: str = "section") -> list[DocumentStats]:
+    """Filter and sort documents as ``jaxko stats`` options ask."""
+    chosen = []
+    wanted = assignee.casefold() if assignee else None
+    for item in items:
+        if (todo or available) and item.counts.complete:
+            continue
+        if available and item.assignment is not None:
+            continue
+        if section is not None and item.section.key != section.key:
+            continue
+        if wanted is not None and wanted not in (name.casefold() for name in
+                                                 (*item.translators, *item.reviewers)):
+            continue
+        chosen.append(item)
+    return sorted(chosen, key=SORT_KEYS[sort])
+
+
+def report(items: list[DocumentStats]) -> Report:
+    return Report(items, root=paths.repo_root())
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _who(item: DocumentStats) -> str:
+    if item.assignment is None:
+        return ""
+    parts = []
+    if item.translators:
+        parts.append(", ".join(item.translators))
+    if item.reviewers:
+        parts.append("review: " + ", ".join(item.reviewers))
+    parts.append(f"({item.status})")
+    return " ".join(parts)
+
+
+def _bar(percent: float, width: int = 10) -> str:
+    filled = int(percent / 100 * width + 1e-9)
+    return "#" * filled + "." * (width - filled)
+
+
+def format_text(rep: Report) -> str:
+    """potodo-like text: a heading per section, a line per document."""
+    lines: list[str] = []
+    width = max((len(d.document.source) for d in rep.documents), default=10)
+    for section, counts in rep.sections:
+        lines.append(f"# {section.title} ({section.title_ko}): {counts.percent:.0f}% "
+                     f"({counts.translated}/{counts.messages} messages, "
+                     f"{counts.percent_words:.0f}% of {counts.words} words)")
+        for item in rep.documents:
+            if item.section.key != section.key:
+                continue
+            c = item.counts
+            fuzzy = f"{c.fuzzy} fuzzy" if c.fuzzy else ""
+            lines.append(f"  {item.document.source:<{width}}  {_bar(c.percent)} "
+                         f"{c.percent:5.1f}%  {c.translated:>4}/{c.messages:<4} {fuzzy:<9} "
+                         f"{c.words - c.words_translated:>6} words left  {_who(item)}".rstrip())
+        lines.append("")
+    t = rep.total
+    lines.append(f"Total: {len(rep.documents)} documents, {t.translated}/{t.messages} messages "
+                 f"translated ({t.percent:.1f}%), {t.fuzzy} fuzzy, {t.untranslated} untranslated; "
+                 f"{t.words_translated}/{t.words} words ({t.percent_words:.1f}%)")
+    return "\n".join(lines)
+
+
+def format_markdown(rep: Report) -> str:
+    """Markdown tables for a pull request or an issue comment."""
+    lines = ["| 섹션 | 문서 | 번역 | 퍼지 | 미번역 | 진행률 | 역자 | 검수 | 상태 |",
+             "|---|---|---:|---:|---:|---:|---|---|---|"]
+    for section, _counts in rep.sections:
+        for item in rep.documents:
+            if item.section.key != section.key:
+                continue
+            c = item.counts
+            status = assignments_mod.STATUS_KO.get(item.status or "", "")
+            lines.append(f"| {section.title_ko} | `{item.document.source}` | {c.translated} | "
+                         f"{c.fuzzy} | {c.untranslated} | {c.percent:.1f}% | "
+                         f"{', '.join(item.translators)} | {', '.join(item.reviewers)} | {status} |")
+    t = rep.total
+    lines.append("")
+    lines.append(f"**합계**: 문서 {len(rep.documents)}개, 메시지 {t.translated}/{t.messages} "
+                 f"번역 ({t.percent:.1f}%), 퍼지 {t.fuzzy}, 미번역 {t.untranslated}")
+    return "\n".join(lines)
+
+
+def format_json(rep: Report) -> str:
+    return json.dumps(rep.as_dict(), ensure_ascii=False, indent=2)
