@@ -1,0 +1,81 @@
+"""Translated messages of MyST and notebook pages, parsed the way they were written.
+
+Sphinx's i18n step (``sphinx.transforms.i18n.Locale``) re-parses every translated
+message with the *document's* parser (``publish_msgstr``): the source path of the
+fragment ends in ``:<translated>``, and the parser is the one registered for the
+page's file type. Two upstream bugs follow for MyST sources:
+
+* MyST-NB#587: the parser registered for ``.ipynb`` and MyST notebooks is MyST-NB's
+  notebook parser, which reads its input as a whole notebook. A message is a Markdown
+  fragment. MyST-NB 1.4 detects the ``<translated>`` suffix and falls back to MyST;
+  we do not depend on that: fragments go to MyST's Markdown parser here, whatever
+  MyST-NB version is installed.
+* MyST-Parser#444: for literal blocks (code blocks, notebook code cells, math blocks)
+  ``Locale`` wraps the msgstr in reStructuredText literal notation,
+  ``'::\\n\\n' + indent(msgstr, '   ')``. In Markdown that is a paragraph ``::``
+  followed by an indented paragraph, so every translated code block rendered as
+  ``::``. The parser below recognises the notation in a translated fragment and
+  returns the literal block it stands for.
+
+Both fixes live in one parser subclass registered for MyST-NB's file type
+(``myst-nb``, which conf.py uses for ``.md`` and ``.ipynb``); it changes nothing
+for whole documents. ``jaxko_i18n_fixes = False`` turns them off (the tests build
+once that way to show the bugs are real).
+"""
+
+from __future__ import annotations
+
+from docutils import nodes
+from myst_nb.sphinx_ import Parser as NotebookParser
+from myst_parser.parsers.sphinx_ import MystParser
+
+# What Locale passes for a literal block, and what it appends when a msgstr ends in
+# '::' (then indented with the rest): both from sphinx/transforms/i18n.py.
+LITERAL_PREFIX = "::\n\n"
+LITERAL_INDENT = " " * 3
+DUMMY_LITERAL = "\n\n" + LITERAL_INDENT + LITERAL_INDENT + "dummy literal"
+
+
+def is_translated_fragment(document: nodes.document) -> bool:
+    """Whether the parser is reading a msgstr for Sphinx's i18n step."""
+    source = document.current_source or document.get("source") or ""
+    return str(source).endswith("<translated>")
+
+
+def literal_text(fragment: str) -> str | None:
+    """The msgstr inside Locale's literal notation, or None for any other fragment."""
+    if not fragment.startswith(LITERAL_PREFIX):
+        return None
+    body = fragment[len(LITERAL_PREFIX):]
+    if body.endswith(DUMMY_LITERAL) and body[: -len(DUMMY_LITERAL)].rstrip().endswith("::"):
+        body = body[: -len(DUMMY_LITERAL)]
+    lines = body.split("\n")
+    # textwrap.indent skips whitespace-only lines, so only indented ones lose it.
+    return "\n".join(line[len(LITERAL_INDENT):] if line.startswith(LITERAL_INDENT) else line
+                     for line in lines)
+
+
+def fixes_enabled(document: nodes.document) -> bool:
+    env = getattr(document.settings, "env", None)
+    return env is None or bool(getattr(env.config, "jaxko_i18n_fixes", True))
+
+
+class TranslatedMessageParser(NotebookParser):
+    """MyST-NB's parser, except for translated messages (see the module docstring)."""
+
+    def parse(self, inputstring: str, document: nodes.document) -> None:
+        if not (is_translated_fragment(document) and fixes_enabled(document)):
+            return super().parse(inputstring, document)
+        text = literal_text(inputstring)
+        if text is not None:
+            document += nodes.literal_block(text, text)
+            return None
+        # A Markdown fragment: MyST's parser, never the notebook reader.
+        return MystParser.parse(self, inputstring, document)
+
+
+def setup(app):
+    app.setup_extension("myst_nb")
+    app.add_config_value("jaxko_i18n_fixes", True, "env", types=[bool])
+    app.add_source_parser(TranslatedMessageParser, override=True)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
