@@ -1,0 +1,62 @@
+"""``jaxko glossary ACTION``: work with the glossary (glossary/ko.yaml).
+
+Each action is one ``_register_<action>(actions)`` function that adds its parser and
+sets ``func``; add a new action by writing one more and listing it in ``ACTIONS``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from jaxko import glossary
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("glossary", help="validate and maintain the glossary",
+                            description="Work with the glossary (default glossary/ko.yaml).")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION",
+                                    parser_class=type(parser))
+    for add_action in ACTIONS:
+        add_action(actions)
+
+    def show_help(args) -> int:
+        parser.print_help()
+        return 2
+
+    parser.set_defaults(func=show_help)
+
+
+# ---------------------------------------------------------------------------- validate
+
+
+def _register_validate(actions) -> None:
+    parser = actions.add_parser(
+        "validate", help="check the glossary file: keys, types, duplicates, conflicts",
+        description="Check a glossary file and print every problem as PATH:LINE: message. "
+                    "Exit 0 when valid, 2 when not.")
+    parser.add_argument("file", nargs="?", type=Path,
+                        help="glossary file (default: glossary/ko.yaml)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(func=run_validate)
+
+
+def run_validate(args) -> int:
+    path = args.file or glossary.default_path()
+    problems = glossary.validate(path)
+    if args.format == "json":
+        terms = 0 if problems else len(glossary.load(path))
+        print(json.dumps({"path": str(path), "valid": not problems, "terms": terms,
+                          "problems": [{"line": p.line, "message": p.message} for p in problems]},
+                         ensure_ascii=False))
+        return 2 if problems else 0
+    for problem in problems:
+        print(problem.format())
+    if problems:
+        print(f"{len(problems)} problem(s) in {path}")
+        return 2
+    print(f"{path}: {len(glossary.load(path))} terms, valid")
+    return 0
+
+
+ACTIONS = [_register_validate]
