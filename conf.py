@@ -54,6 +54,8 @@ extensions = [
     "jaxko.sphinxext.gettext_filters",
     "jaxko.sphinxext.notebook_defaults",
     "jaxko.sphinxext.api_links",
+    # The Korean site: i18n fixes, banner, search, glossary/progress pages (jaxko/site).
+    "jaxko.site",
 ]
 if SCOPE == "full":
     extensions.append("sphinx.ext.viewcode")
@@ -128,8 +130,8 @@ html_theme_options = {
     "navigation_with_keys": False,
     "logo": {"image_light": "_static/jax_logo_250px.png", "image_dark": "_static/jax_logo_250px.png"},
 }
-html_favicon = str(_SRCDIR / "_static" / "favicon.png")
-html_static_path = [str(_SRCDIR / "_static")]
+html_favicon = str(_SRCDIR / "_static" / "favicon.png") if (_SRCDIR / "_static" / "favicon.png").exists() else None
+html_static_path = [str(_SRCDIR / "_static")] if (_SRCDIR / "_static").is_dir() else []
 html_last_updated_fmt = None
 htmlhelp_basename = "JAXdoc"
 

@@ -36,6 +36,19 @@ WRAP_WIDTH = 79
 FUZZY_CUTOFF = 0.6
 
 _SYNTAX_ERROR = re.compile(r"\(line (\d+)\)")
+# A keyword or continuation line whose string is not closed. polib accepts such a line
+# and silently drops its last character, so we reject it before parsing.
+_STRING_LINE = re.compile(r'^(?:#[~|] ?)?(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)?[ \t]*"')
+_CLOSED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"[ \t]*$')
+
+
+def _unterminated_line(text: str) -> int | None:
+    """The 1-based number of the first line with an unterminated string, if any."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        match = _STRING_LINE.match(line)
+        if match and not _CLOSED_STRING.fullmatch(line, match.end() - 1):
+            return number
+    return None
 
 
 def load(path: str | os.PathLike) -> polib.POFile:
@@ -44,12 +57,15 @@ def load(path: str | os.PathLike) -> polib.POFile:
     if not path.is_file():
         raise UserError("catalog not found", path)
     try:
-        path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as err:
         line = path.read_bytes()[: err.start].count(b"\n") + 1
         raise UserError("not valid UTF-8; save the catalog as UTF-8", path, line) from None
     except OSError as err:
         raise UserError(f"cannot read catalog: {err.strerror}", path) from None
+    bad = _unterminated_line(text)
+    if bad is not None:
+        raise UserError("unterminated string in catalog; close the quote", path, bad)
     try:
         # From the path, not the text: polib splits text with str.splitlines(), which
         # also breaks at \v and \f, and Sphinx writes such characters unescaped.
@@ -160,7 +176,11 @@ def _key(entry: polib.POEntry) -> tuple[str | None, str]:
 
 
 def _normalise_occurrences(occurrences, pot_dir: Path | None, srcdir: Path | None):
-    """Locations relative to the docs tree (``notebooks/x.ipynb:20003``), not to _build."""
+    """Locations that do not depend on where the checkout or the build lives.
+
+    Documents: relative to the docs tree (``notebooks/x.ipynb:20003``). Docstrings:
+    relative to site-packages (``jax/errors.py:docstring of ...``).
+    """
     if pot_dir is None or srcdir is None:
         return list(occurrences)
     out = []
@@ -169,7 +189,11 @@ def _normalise_occurrences(occurrences, pot_dir: Path | None, srcdir: Path | Non
         try:
             name = absolute.relative_to(srcdir.resolve()).as_posix()
         except ValueError:
-            pass
+            posix = name.replace(os.sep, "/")
+            if "site-packages/" in posix:
+                name = posix.split("site-packages/", 1)[1]
+            elif posix.endswith(">") and "<" in posix:
+                name = posix[posix.rindex("<"):]
         out.append((name, line))
     return out
 

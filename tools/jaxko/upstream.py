@@ -188,7 +188,7 @@ class SyncResult:
 
 
 def sync(source: str | None = None, *, repin: bool = False, tag: str | None = None,
-         root: Path | None = None) -> SyncResult:
+         root: Path | None = None, dest: Path | None = None) -> SyncResult:
     """Stage the pinned upstream docs into _build/upstream/ (docs/ and CHANGELOG.md)."""
     root = root or paths.repo_root()
     pin = read_pin(root)
@@ -223,7 +223,7 @@ def sync(source: str | None = None, *, repin: bool = False, tag: str | None = No
             raise UserError(
                 f"content hash {digest[:12]} does not match the pin {pin.content_hash[:12]} "
                 f"({pin.tag}){detail}; use --repin to move the pin", tree)
-        dest = paths.build_dir(root) / "upstream"
+        dest = dest or paths.build_dir(root) / "upstream"
         extra = overlay_files(root / "overlay", tree / "docs")
         copied, removed = _sync_tree(tree / "docs", dest / "docs", extra)
         changelog_copied, _ = _sync_file(tree / "CHANGELOG.md", dest / "CHANGELOG.md")

@@ -18,13 +18,16 @@ def register(sub) -> None:
     parser.add_argument("--language", "-l", default="ko")
     parser.add_argument("--pot-dir", type=Path)
     parser.add_argument("--locale-dir", type=Path)
+    parser.add_argument("--srcdir", type=Path,
+                        help="the docs tree the .pot files came from (default: the staged upstream); "
+                             "locations are written relative to it")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     summary = update.update(pot_dir=args.pot_dir, locale_dir=args.locale_dir,
-                            language=args.language, progress=sys.stderr.isatty())
+                            language=args.language, srcdir=args.srcdir, progress=sys.stderr.isatty())
     data = summary.as_dict()
     if args.format == "json":
         print(json.dumps(data, ensure_ascii=False))

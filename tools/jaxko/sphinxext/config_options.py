@@ -48,7 +48,14 @@ class ListConfigOptions(SphinxDirective):
                 lines.append("")
                 lines.append(textwrap.indent(_escape(help_text), "   "))
             lines.append("")
-        return self.parse_text_to_nodes("\n".join(lines))
+        parsed = self.parse_text_to_nodes("\n".join(lines))
+        # Attribute the generated text to this page, so its messages are located at the
+        # directive (config_options.rst:66), not at "<generated text>".
+        source = str(self.env.doc2path(self.env.docname))
+        for top in parsed:
+            for node in top.findall(nodes.Element):
+                node.source, node.line = source, self.lineno
+        return parsed
 
 
 def setup(app):

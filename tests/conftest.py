@@ -1,0 +1,52 @@
+"""Shared fixtures: the repository root, the pinned upstream copy, a CLI runner."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+SHARED_UPSTREAM = ROOT.parent / "shared" / "upstream" / "jax-v0.10.2"
+
+
+@pytest.fixture
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture
+def shared_upstream() -> Path:
+    if not (SHARED_UPSTREAM / "docs").is_dir():
+        pytest.fail(f"pinned upstream copy missing at {SHARED_UPSTREAM} (CI clones beside shared/)")
+    return SHARED_UPSTREAM
+
+
+def run_jaxko(*args: str, cwd: Path | None = None, env: dict | None = None,
+              check: bool = False) -> subprocess.CompletedProcess:
+    """Run the real CLI in a subprocess (exit codes and stderr as a user sees them)."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    proc = subprocess.run([sys.executable, "-m", "jaxko", *args], cwd=cwd or ROOT,
+                          env=full_env, capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"jaxko {' '.join(args)} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture
+def jaxko():
+    return run_jaxko
+
+
+@pytest.fixture
+def fixture_docs(tmp_path: Path) -> Path:
+    """A writable copy of the pipeline fixture docs (rst, MyST, MyST-NB, ipynb)."""
+    dest = tmp_path / "docs"
+    shutil.copytree(FIXTURES / "pipeline" / "docs", dest)
+    return dest
