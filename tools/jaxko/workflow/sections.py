@@ -65,7 +65,7 @@ SECTIONS: tuple[Section, ...] = (
         # Deep dives
         "notebooks/convolutions", "xla_flags", "jax-primitives", "jaxpr",
     ), prefixes=("debugging/", "export/")),
-    Section("jep", "JEPs (design proposals)", "JEP(설계 제안)", prefixes=("jep/",)),
+    Section("jep", "JEPs", "JEP(JAX 개선 제안)", prefixes=("jep/",)),
     Section("pallas", "Pallas", "Pallas", prefixes=("pallas/",)),
     Section("extensions-notes", "Extensions, notes and migration guides",
             "확장, 참고 사항, 마이그레이션 가이드", documents=(

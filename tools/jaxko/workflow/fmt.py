@@ -1,0 +1,78 @@
+"""``jaxko fmt``: rewrap catalogs to the project's one format, changing no content.
+
+Poedit, Lokalize and hand edits wrap strings their own way; a catalog saved by one of
+them would otherwise show a diff on every wrapped line. Formatting is load + save
+through :mod:`jaxko.catalogs`, then a guard re-reads the result and refuses to write if
+any message, flag, comment, location or header field differs.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+import polib
+
+from jaxko import catalogs
+from jaxko.errors import UserError
+
+
+def content(catalog: polib.POFile) -> tuple:
+    """Everything a catalog says, independent of wrapping and header field order."""
+    entries = tuple(
+        (e.msgctxt, e.msgid, e.msgid_plural, e.msgstr, tuple(sorted(e.msgstr_plural.items())),
+         e.obsolete, tuple(e.flags), e.comment, e.tcomment, tuple(e.occurrences),
+         e.previous_msgctxt, e.previous_msgid, e.previous_msgid_plural)
+        for e in catalog)
+    return (catalog.header, tuple(sorted(catalog.metadata.items())),
+            catalog.metadata_is_fuzzy, entries)
+
+
+def _parse_text(text: str) -> polib.POFile:
+    # Parse from a file, as catalogs.load does (polib's string parsing splits at \v, \f).
+    fd, tmp = tempfile.mkstemp(suffix=".po")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return polib.pofile(tmp, wrapwidth=catalogs.WRAP_WIDTH, encoding="utf-8")
+    finally:
+        os.unlink(tmp)
+
+
+@dataclass
+class FmtResult:
+    path: Path
+    changed: bool          # reformatted (or, with check, would be)
+
+
+def format_catalog(path: Path, *, check: bool = False) -> FmtResult:
+    """Rewrap one catalog; with ``check``, only report whether it would change."""
+    catalog = catalogs.load(path)
+    text = catalogs.render(catalog)
+    try:
+        current = path.read_bytes()
+    except OSError as err:
+        raise UserError(f"cannot read: {err.strerror}", path) from None
+    if current == text.encode("utf-8"):
+        return FmtResult(path, False)
+    if content(_parse_text(text)) != content(catalog):
+        raise UserError("reformatting would change the catalog's content; not written "
+                        "(please report this with the file)", path)
+    if check:
+        return FmtResult(path, True)
+    catalogs.write_text_atomic(path, text)
+    return FmtResult(path, True)
+
+
+def format_paths(paths: Iterable[str | os.PathLike], *, check: bool = False,
+                 progress: bool = False) -> list[FmtResult]:
+    """Format every catalog under the given files and folders."""
+    found = list(catalogs.iter_catalogs(paths))
+    items: Iterable[Path] = found
+    if progress and len(found) > 1:
+        from tqdm import tqdm
+        items = tqdm(found, desc="fmt", unit="file", leave=False)
+    return [format_catalog(path, check=check) for path in items]
