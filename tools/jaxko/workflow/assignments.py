@@ -326,6 +326,10 @@ def assign(table: Table, document: Document, *, translators: tuple[str, ...] = (
     ``reserved``.
     """
     today = today or dt.date.today()
+    translators = tuple(name.strip() for name in translators)
+    reviewers = tuple(name.strip() for name in reviewers)
+    if any(not name or "\n" in name for name in (*translators, *reviewers)):
+        raise UserError("a translator or reviewer name must be non-empty, on one line", table.path)
     key = document.source
     before = table.for_docname(document.docname)
     if before is not None and before.document != key:
