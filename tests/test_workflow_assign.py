@@ -125,7 +125,7 @@ def test_check_lists_every_problem_with_lines(locale):
     bad = locale / "ko" / "assignments.yaml"
     bad.write_text(BAD, encoding="utf-8")
     proc = run_jaxko("assign", "--check", "--locale-dir", str(locale))
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 2, proc.stderr
     lines = proc.stdout.splitlines()
     assert f"{bad}:3: index.rst: unknown status 'finished'" in lines[0]
     assert any(f"{bad}:4: index.rst is listed twice (first at line 1)" in line for line in lines)

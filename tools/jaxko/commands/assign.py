@@ -27,7 +27,7 @@ def register(sub) -> None:
     parser.add_argument("--force", action="store_true",
                         help="take over a document someone else holds")
     parser.add_argument("--check", action="store_true",
-                        help="validate the assignments file; exit 1 listing every problem")
+                        help="validate the assignments file; exit 2 listing every problem")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--language", "-l", default="ko")
     parser.add_argument("--locale-dir", type=Path, help="default: the repository's locale/")
@@ -65,7 +65,7 @@ def run(args) -> int:
                 print(problem.format())
             if not problems:
                 print(f"{path}: {len(table.entries)} assignments, no problems")
-        return 1 if problems else 0
+        return 2 if problems else 0
     if not args.document:
         raise UserError("name a document (or use --check); see `jaxko assign --help`")
     table = assignments.load(path, known)
