@@ -4,12 +4,20 @@ One extension per concern, each a module with its own ``setup``:
 
 * :mod:`.i18n`: translated MyST/notebook messages parse as written (MyST-NB#587,
   MyST-Parser#444);
+* :mod:`.search`: Korean search language (particles stripped on both sides, Kiwi nouns);
+* :mod:`.status`: per-page banner (progress, credits, English original, downloads);
+* :mod:`.pages`: the 번역 용어집 and 번역 현황 pages, linked from the navigation;
+* :mod:`.typography`: Korean-first fonts and line breaking.
 """
 
 from __future__ import annotations
 
 MODULES = (
     "jaxko.site.i18n",
+    "jaxko.site.search",
+    "jaxko.site.status",
+    "jaxko.site.pages",
+    "jaxko.site.typography",
 )
 
 

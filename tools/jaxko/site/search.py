@@ -1,0 +1,308 @@
+"""Korean search language for Sphinx's HTML search (``app.add_search_language``).
+
+Sphinx has no Korean search language: with ``language = 'ko'`` it falls back to the
+English one, which indexes whole eojeol (space-separated words) such as 배열을, so the
+query 배열 finds nothing (its JavaScript does partial matches only for terms longer
+than two characters; jupyter-book#1606).
+
+Two steps, the same on both sides of the search:
+
+* :func:`stem` strips trailing particles (조사) and a few copula endings by rules, in
+  Python when indexing and in the browser (:data:`JS_STEMMER`, generated from the
+  same tables) when querying. Whatever a reader types, the query term is ``stem(q)``,
+  and every word of the text is indexed as ``stem(w)``; a noun typed with or without
+  a particle reaches the same key. Latin words go through Sphinx's English (Porter)
+  stemmer on both sides, as on an English site.
+* :class:`SearchKorean` ``.split`` adds what rules cannot see: Kiwi (kiwipiepy, whose
+  model ships in the PyPI package) finds the nouns inside an eojeol (자동미분의 ->
+  자동, 미분, 자동미분) and after verbal suffixes (변환하여 -> 변환). The glossary's
+  Korean renderings are added to Kiwi's dictionary, so 컴파일 stays one noun. Without
+  kiwipiepy the rules alone are used (``jaxko_search_morphology = False`` too).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Iterable
+
+from sphinx.search import SearchLanguage
+from sphinx.search.en import english_stopwords, js_porter_stemmer
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+HANGUL = re.compile(r"[가-힣]")
+LATIN_WORD = re.compile(r"^[a-z]+$")
+_WORD = re.compile(r"\w+")
+
+# Particles and endings stripped from the end of a word, with the condition on the
+# syllable before them: "C" after a final consonant (받침), "V" after none, "VR" after
+# none or ㄹ (로 in 파일로), "" either. Longest first wins. A one-syllable ending that
+# also ends many nouns (가 in 추가, 도 in 속도, 이 in 길이) is only stripped when at
+# least two characters remain: 추가 stays, 평가가 -> 평가.
+PARTICLES: tuple[tuple[str, str], ...] = (
+    ("에서부터", ""), ("으로부터", "C"), ("로부터", "VR"), ("이라는", "C"), ("이라고", "C"),
+    ("입니다", ""), ("이므로", "C"), ("에서는", ""), ("에서도", ""), ("에서의", ""),
+    ("에게서", ""), ("으로는", "C"), ("으로도", "C"), ("으로써", "C"), ("으로서", "C"),
+    ("에서", ""), ("에게", ""), ("에는", ""), ("에도", ""), ("에의", ""), ("으로", "C"),
+    ("로는", "VR"), ("로도", "VR"), ("로써", "VR"), ("로서", "VR"), ("와는", "V"),
+    ("과는", "C"), ("와의", "V"), ("과의", "C"), ("와도", "V"), ("과도", "C"), ("까지", ""),
+    ("부터", ""), ("마다", ""), ("처럼", ""), ("보다", ""), ("만큼", ""), ("이나", "C"),
+    ("이란", "C"), ("라는", "V"), ("이며", "C"), ("이고", "C"), ("이다", "C"), ("라고", "V"),
+    ("조차", ""), ("밖에", ""), ("한테", ""), ("께서", ""), ("만의", ""), ("만을", ""),
+    ("만이", ""), ("들을", ""), ("들은", ""), ("들이", ""), ("들의", ""), ("들에", ""),
+    ("들과", ""), ("들로", ""), ("들도", ""), ("들", ""),
+    ("을", "C"), ("를", "V"), ("은", "C"), ("는", "V"), ("이", "C"), ("가", "V"),
+    ("과", "C"), ("와", "V"), ("의", ""), ("에", ""), ("도", ""), ("만", ""), ("로", "VR"),
+)
+# Endings short enough to end a noun too: only stripped when two characters remain.
+AMBIGUOUS = frozenset({"이", "가", "도", "의", "만", "로", "들", "에", "와", "과"})
+MAX_STRIPS = 2  # 배열들을 -> 배열들 -> 배열
+
+# Kiwi part-of-speech tags indexed as words: nouns, numerals, roots, foreign words.
+NOUN_TAGS = frozenset({"NNG", "NNP", "NR", "XR", "SH"})
+
+# Korean function words that make poor search terms on their own.
+KOREAN_STOPWORDS = frozenset({"수", "것", "등", "및", "또는", "그", "이", "저", "때"})
+
+
+def _ending(ch: str) -> str:
+    """'C' (final consonant), 'R' (final ㄹ) or 'V' (none) for a Hangul syllable."""
+    index = (ord(ch) - 0xAC00) % 28
+    return "V" if index == 0 else ("R" if index == 8 else "C")
+
+
+def _allowed(condition: str, before: str) -> bool:
+    if not condition:
+        return True
+    if not HANGUL.fullmatch(before):
+        # After Latin letters or digits the reading decides (JAX를, jit을): allow both.
+        return True
+    ending = _ending(before)
+    if condition == "C":
+        return ending in ("C", "R")
+    if condition == "V":
+        return ending == "V"
+    return ending in ("V", "R")  # "VR"
+
+
+def strip_particles(word: str) -> str:
+    """One word without its trailing particles: 배열을 -> 배열, 추가 -> 추가."""
+    for _ in range(MAX_STRIPS):
+        for particle, condition in PARTICLES:
+            if not word.endswith(particle):
+                continue
+            rest = word[: -len(particle)]
+            minimum = 2 if particle in AMBIGUOUS else 1
+            if len(rest) >= minimum and _allowed(condition, rest[-1]):
+                word = rest
+                break
+        else:
+            break
+    return word
+
+
+@functools.lru_cache(maxsize=1)
+def _porter():
+    import snowballstemmer
+    return snowballstemmer.stemmer("porter")
+
+
+def stem(word: str) -> str:
+    """The index/query key of a word; :data:`JS_STEMMER` computes the same in JS."""
+    word = word.lower()
+    if HANGUL.search(word):
+        word = strip_particles(word)
+    if LATIN_WORD.match(word):
+        word = _porter().stemWord(word)
+    return word
+
+
+def _js_stemmer() -> str:
+    porter = js_porter_stemmer.replace("var Stemmer = function", "var PorterStemmer = function")
+    tables = json.dumps({"particles": PARTICLES, "ambiguous": sorted(AMBIGUOUS),
+                         "maxStrips": MAX_STRIPS}, ensure_ascii=False)
+    return porter + """
+/**
+ * Korean stemmer of jax-docs-ko (jaxko/site/search.py generates this from the tables
+ * the index was built with): strips particles from Hangul words, then stems Latin
+ * words with the Porter stemmer, exactly as the Python side did when indexing.
+ */
+var KoreanTables = """ + tables + """;
+var Stemmer = function() {
+  var porter = new PorterStemmer();
+  var ambiguous = new Set(KoreanTables.ambiguous);
+  var hangul = /[\\uAC00-\\uD7A3]/;
+  var ending = function(ch) {
+    var index = (ch.charCodeAt(0) - 0xAC00) % 28;
+    return index === 0 ? "V" : (index === 8 ? "R" : "C");
+  };
+  var allowed = function(condition, before) {
+    if (!condition) return true;
+    if (!hangul.test(before)) return true;
+    var e = ending(before);
+    if (condition === "C") return e === "C" || e === "R";
+    if (condition === "V") return e === "V";
+    return e === "V" || e === "R";
+  };
+  this.stripParticles = function(word) {
+    for (var round = 0; round < KoreanTables.maxStrips; round++) {
+      var stripped = false;
+      for (var i = 0; i < KoreanTables.particles.length; i++) {
+        var particle = KoreanTables.particles[i][0], condition = KoreanTables.particles[i][1];
+        if (!word.endsWith(particle)) continue;
+        var rest = word.slice(0, word.length - particle.length);
+        var minimum = ambiguous.has(particle) ? 2 : 1;
+        if (rest.length >= minimum && allowed(condition, rest[rest.length - 1])) {
+          word = rest;
+          stripped = true;
+          break;
+        }
+      }
+      if (!stripped) break;
+    }
+    return word;
+  };
+  this.stemWord = function(w) {
+    w = w.toLowerCase();
+    if (hangul.test(w)) w = this.stripParticles(w);
+    if (/^[a-z]+$/.test(w)) w = porter.stemWord(w);
+    return w;
+  };
+};
+"""
+
+
+JS_STEMMER = _js_stemmer()
+
+
+class KoreanMorphology:
+    """Nouns of Korean text by Kiwi, with the glossary's renderings as known words."""
+
+    def __init__(self, user_words: Iterable[str] = ()):
+        from kiwipiepy import Kiwi  # imported here: a second of model loading
+
+        self.kiwi = Kiwi()
+        for word in sorted(set(user_words)):
+            if HANGUL.search(word) and " " not in word:
+                self.kiwi.add_user_word(word, "NNG", 0.0)
+        self._nouns = functools.lru_cache(maxsize=65536)(self._analyse)
+
+    def nouns(self, text: str) -> list[str]:
+        return self._nouns(text)
+
+    def _analyse(self, text: str) -> list[str]:
+        words: list[str] = []
+        run: list = []
+
+        def flush():
+            if len(run) > 1:  # a compound: 자동 + 미분 -> 자동미분
+                words.append("".join(t.form for t in run))
+            run.clear()
+
+        for token in self.kiwi.tokenize(text):
+            if token.tag in NOUN_TAGS and HANGUL.search(token.form):
+                if run and run[-1].start + run[-1].len != token.start:
+                    flush()
+                words.append(token.form)
+                run.append(token)
+            else:
+                flush()
+        flush()
+        return words
+
+
+def korean_runs(text: str) -> str:
+    """Only the words with Hangul, space-separated: Kiwi is slow on code and English."""
+    return " ".join(w for w in _WORD.findall(text) if HANGUL.search(w))
+
+
+# What the HTML build asked for (set at config-inited, read when the index is built,
+# which happens in the main process even in parallel builds).
+_SETTINGS: dict = {"morphology": True, "glossary": None}
+
+
+@functools.lru_cache(maxsize=4)
+def _morphology(glossary: str | None) -> KoreanMorphology | None:
+    try:
+        return KoreanMorphology(glossary_words(Path(glossary)) if glossary else ())
+    except ImportError:
+        logger.warning("kiwipiepy is not installed: Korean search indexes by particle rules "
+                       "only (pip install kiwipiepy)", type="jaxko", subtype="search")
+        return None
+
+
+class SearchKorean(SearchLanguage):
+    """Sphinx search language ``ko`` (see the module docstring)."""
+
+    lang = "ko"
+    language_name = "Korean"
+    js_stemmer_code = JS_STEMMER
+    stopwords = set(english_stopwords)
+
+    def init(self, options: dict) -> None:
+        # Kiwi loads on first use: builders that never index (gettext) never pay for it.
+        self._morphology: KoreanMorphology | None | bool = False
+
+    @property
+    def morphology(self) -> KoreanMorphology | None:
+        if self._morphology is False:
+            self._morphology = (_morphology(_SETTINGS["glossary"])
+                                if _SETTINGS["morphology"] else None)
+        return self._morphology
+
+    def split(self, input: str) -> list[str]:
+        words = self._word_re.findall(input)
+        if HANGUL.search(input) and self.morphology is not None:
+            words.extend(self.morphology.nouns(korean_runs(input)))
+        return words
+
+    def stem(self, word: str) -> str:
+        return stem(word)
+
+    def word_filter(self, word: str) -> bool:
+        return bool(word) and word not in KOREAN_STOPWORDS and super().word_filter(word)
+
+
+def glossary_words(path: Path) -> list[str]:
+    """Korean renderings from the glossary (empty when it is missing or invalid)."""
+    if not path.is_file():
+        return []
+    try:
+        from jaxko import glossary
+        terms = glossary.load(path).terms
+    except Exception as err:  # a broken glossary is `jaxko check`'s to report
+        logger.info("jaxko.site.search: glossary not used for Kiwi (%s)", err)
+        return []
+    words = []
+    for term in terms:
+        words.extend(term.renderings)
+    return words
+
+
+def _register(app, config) -> None:
+    from sphinx.search import languages
+
+    # Registered here, not in setup(), so `-D jaxko_korean_search=0` gives Sphinx's own
+    # fallback (the benchmark's baseline).
+    if not config.jaxko_korean_search:
+        if languages.get("ko") is SearchKorean:
+            del languages["ko"]
+        return
+    app.add_search_language(SearchKorean)
+    _SETTINGS["morphology"] = bool(config.jaxko_search_morphology)
+    _SETTINGS["glossary"] = config.jaxko_glossary_path or None
+
+
+def setup(app):
+    from jaxko import paths
+
+    app.add_config_value("jaxko_korean_search", True, "html", types=[bool])
+    app.add_config_value("jaxko_search_morphology", True, "html", types=[bool])
+    app.add_config_value("jaxko_glossary_path", str(paths.repo_root() / "glossary" / "ko.yaml"),
+                         "html", types=[str])
+    app.connect("config-inited", _register)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,157 @@
+"""Per-page translation status: progress, credits, the English original, downloads.
+
+Every page with a catalog gets a small banner above its content: how much of the page
+is translated (from its catalog, as ``jaxko stats`` counts it; fuzzy messages show in
+English, so they do not count), a link to the same page in upstream's English docs,
+and the translators and reviewers from ``locale/ko/assignments.yaml``. Below 100% it
+says the untranslated parts are shown in English.
+
+Notebook pages also offer the Korean notebook (``jaxko notebooks build`` writes them
+to ``_build/notebooks/ko/<docname>.ipynb``; copied to ``_downloads/ko/``) and, when the
+site is published from a GitHub repository (``jaxko_github_repo``), an "open in Colab"
+link to that copy on the Pages branch.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from html import escape
+from pathlib import Path
+
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+DOWNLOADS = "_downloads/ko"
+COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
+
+
+def locale_dir(app) -> Path:
+    dirs = app.config.locale_dirs or ["locales"]
+    return (Path(app.srcdir) / dirs[0]).resolve()
+
+
+def load_stats(app) -> dict:
+    """docname -> jaxko.workflow.stats.DocumentStats; {} (with a warning) on bad input."""
+    from jaxko.errors import UserError
+    from jaxko.workflow import stats
+
+    assignments = app.config.jaxko_assignments_path or None
+    try:
+        return stats.document_stats(locale_dir(app), app.config.language,
+                                    assignments_path=Path(assignments) if assignments else None)
+    except UserError as err:
+        logger.warning("translation status not shown: %s", err.format(), type="jaxko",
+                       subtype="status")
+        return {}
+
+
+def percent_text(value: float) -> str:
+    """99.6 -> '99%' (never round a partial page up to 100%)."""
+    whole = int(value)
+    return f"{whole}%"
+
+
+def korean_notebook(app, docname: str) -> Path | None:
+    """The built Korean notebook of a page, if ``jaxko notebooks build`` made one."""
+    folder = app.config.jaxko_notebooks_dir
+    if not folder:
+        return None
+    path = Path(folder) / f"{docname}.ipynb"
+    return path if path.is_file() else None
+
+
+def is_notebook_page(app, docname: str) -> bool:
+    return docname in getattr(app.env, "nb_metadata", {}) or \
+        app.env.doc2path(docname).suffix == ".ipynb"
+
+
+def banner_html(app, pagename: str, item, pathto) -> str:
+    """The banner of one page (``item``: its DocumentStats)."""
+    upstream = app.config.jaxko_upstream_docs_url.rstrip("/") + f"/{pagename}.html"
+    counts = item.counts
+    percent = item.percent
+    if counts.messages and counts.translated == counts.messages:
+        state, line = "complete", "이 쪽은 모두 번역되었습니다."
+    elif counts.translated == 0:
+        state, line = "none", "이 쪽은 아직 번역되지 않아 영어 원문으로 표시됩니다."
+    else:
+        state = "partial"
+        line = (f"이 쪽은 {percent_text(percent)} 번역되었습니다"
+                f"(메시지 {counts.messages}개 중 {counts.translated}개). "
+                "아직 번역되지 않은 부분은 영어 원문으로 표시됩니다.")
+    parts = [f'<div class="jaxko-status jaxko-status-{state}" role="note" '
+             f'data-translated="{counts.translated}" data-total="{counts.messages}">',
+             '<p class="jaxko-status-line">'
+             f'<span class="jaxko-status-badge">번역 {percent_text(percent)}</span> '
+             f'{escape(line)} '
+             f'<a class="jaxko-upstream-link" href="{escape(upstream)}" hreflang="en">'
+             '영어 원문 보기</a></p>']
+    credits = []
+    if item.translators:
+        credits.append("번역: " + ", ".join(escape(n) for n in item.translators))
+    if item.reviewers:
+        credits.append("검수: " + ", ".join(escape(n) for n in item.reviewers))
+    if credits:
+        parts.append(f'<p class="jaxko-credits">{" · ".join(credits)}</p>')
+    notebook = korean_notebook(app, pagename) if is_notebook_page(app, pagename) else None
+    if notebook is not None:
+        target = f"{DOWNLOADS}/{pagename}.ipynb"
+        links = [f'<a class="jaxko-download" href="{escape(pathto(target, 1))}" download>'
+                 '한국어 노트북 내려받기(.ipynb)</a>']
+        repo = app.config.jaxko_github_repo
+        if repo:
+            colab = COLAB.format(repo=repo, branch=app.config.jaxko_pages_branch, path=target)
+            links.append(f'<a class="jaxko-colab" href="{escape(colab)}">Colab에서 열기</a>')
+        parts.append(f'<p class="jaxko-notebook-links">{" · ".join(links)}</p>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _builder_inited(app) -> None:
+    app._jaxko_stats = load_stats(app) if app.builder.format == "html" else {}
+
+
+def _page_context(app, pagename, templatename, context, doctree) -> None:
+    item = getattr(app, "_jaxko_stats", {}).get(pagename)
+    if item is None or doctree is None or "body" not in context:
+        return
+    context["body"] = banner_html(app, pagename, item, context["pathto"]) + context["body"]
+    context["jaxko_translation_percent"] = item.percent
+
+
+def _copy_notebooks(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    copied = 0
+    for docname in sorted(app.env.found_docs):
+        source = korean_notebook(app, docname)
+        if source is None or not is_notebook_page(app, docname):
+            continue
+        target = Path(app.outdir) / DOWNLOADS / f"{docname}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp")
+        shutil.copyfile(source, tmp)
+        os.replace(tmp, target)
+        copied += 1
+    if copied:
+        logger.info("jaxko.site: %d Korean notebooks copied to %s", copied, DOWNLOADS)
+
+
+def setup(app):
+    from jaxko import paths
+
+    app.add_config_value("jaxko_assignments_path", "", "html", types=[str])
+    app.add_config_value("jaxko_notebooks_dir", str(paths.build_dir() / "notebooks" / "ko"),
+                         "html", types=[str])
+    # "owner/name" of the GitHub repository the site is published from (Colab links).
+    app.add_config_value("jaxko_github_repo", os.environ.get("JAXKO_GITHUB_REPO", ""), "html",
+                         types=[str])
+    app.add_config_value("jaxko_pages_branch", "gh-pages", "html", types=[str])
+    if "jaxko_upstream_docs_url" not in app.config:  # api_links adds it too
+        app.add_config_value("jaxko_upstream_docs_url", "https://docs.jax.dev/en/latest/", "html")
+    app.connect("builder-inited", _builder_inited)
+    app.connect("html-page-context", _page_context)
+    app.connect("build-finished", _copy_notebooks)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
