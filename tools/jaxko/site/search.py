@@ -65,8 +65,10 @@ MAX_STRIPS = 2  # 배열들을 -> 배열들 -> 배열
 # Kiwi part-of-speech tags indexed as words: nouns, numerals, roots, foreign words.
 NOUN_TAGS = frozenset({"NNG", "NNP", "NR", "XR", "SH"})
 
-# Korean function words that make poor search terms on their own.
-KOREAN_STOPWORDS = frozenset({"수", "것", "등", "및", "또는", "그", "이", "저", "때"})
+# Korean function words that make poor search terms on their own, and particles that
+# stand alone in a text node (after inline code: `jit`을).
+KOREAN_STOPWORDS = frozenset({"수", "것", "등", "및", "또는", "그", "저", "때",
+                              *(particle for particle, _condition in PARTICLES)})
 
 
 def _ending(ch: str) -> str:

@@ -1,0 +1,285 @@
+"""The Korean site on a small fixture (tests/fixtures/site): real Sphinx builds.
+
+One build with everything on (the site as published), one "baseline" build with our
+i18n fixes and Korean search turned off (what Sphinx, MyST-Parser and MyST-NB do on
+their own): the baseline shows each upstream bug is real, the site shows it fixed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, run_jaxko
+from jaxko.site import build as site_build
+from jaxko.site.search import stem, strip_particles
+
+SITE = FIXTURES / "site"
+NOTEBOOK_CODE_COMMENT = "# 배열의 항목을 더합니다"
+MYSTNB_CODE_COMMENT = "# 배열의 제곱 손실을 계산합니다"
+GUIDE_CODE_COMMENT = "# 항목이 세 개인 배열을 만듭니다"
+
+
+def _copy_docs(tmp: Path) -> Path:
+    # A copy: the HTML build writes its generated pages into the source tree.
+    docs = tmp / "docs"
+    shutil.copytree(SITE / "docs", docs)
+    return docs
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> site_build.SiteResult:
+    tmp = tmp_path_factory.mktemp("site")
+    notebooks = tmp / "notebooks-ko"
+    notebooks.mkdir()
+    (notebooks / "notebook.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, '
+                                              '"nbformat_minor": 5}\n', encoding="utf-8")
+    return site_build.build(
+        execute=False, srcdir=_copy_docs(tmp), outdir=tmp / "html",
+        locale_dir=SITE / "locale", glossary=SITE / "glossary.yaml",
+        overrides={"jaxko_notebooks_dir": str(notebooks),
+                   "jaxko_github_repo": "jax-docs-ko/jax-docs-ko"})
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory) -> site_build.SiteResult:
+    tmp = tmp_path_factory.mktemp("baseline")
+    return site_build.build(
+        execute=False, srcdir=_copy_docs(tmp), outdir=tmp / "html",
+        locale_dir=SITE / "locale", glossary=SITE / "glossary.yaml",
+        overrides={"jaxko_i18n_fixes": "0", "jaxko_korean_search": "0",
+                   "jaxko_search_morphology": "0"})
+
+
+def page(result: site_build.SiteResult, name: str) -> str:
+    return (result.outdir / f"{name}.html").read_text(encoding="utf-8")
+
+
+def article(html: str) -> str:
+    return re.search(r"<article.*?</article>", html, re.S).group(0)
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def search_index(result: site_build.SiteResult) -> dict:
+    raw = (result.outdir / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(raw[raw.index("(") + 1: raw.rindex(")")])
+
+
+def docs_for(index: dict, term: str) -> set[str]:
+    """Documents whose text or title has the term (as searchtools.js looks it up)."""
+    found = set()
+    for table in ("terms", "titleterms"):
+        files = index[table].get(term, [])
+        files = [files] if isinstance(files, int) else files
+        found.update(index["docnames"][f] for f in files)
+    return found
+
+
+# ------------------------------------------------------------------- the build itself
+
+
+def test_build_has_no_warnings(site):
+    assert site.warnings == []
+    assert site.i18n_warnings == []
+
+
+def test_html_is_korean(site):
+    html = page(site, "guide")
+    assert '<html lang="ko"' in html
+    assert "_static/jaxko-site.css" in html
+    css = (site.outdir / "_static" / "jaxko-site.css").read_text(encoding="utf-8")
+    assert "word-break: keep-all" in css and "Noto Sans KR" in css
+
+
+# ------------------------------------------- MyST-NB#587 and MyST-Parser#444 (i18n)
+
+
+def test_translated_ipynb_renders_markdown_roles_math_and_code(site):
+    body = article(page(site, "notebook"))
+    assert "노트북으로 보는 배열의 기초" in body
+    # the role, the math and the link of the translated markdown cell
+    assert re.search(r'<code class="xref py py-func[^"]*"><span class="pre">sum\(\)</span>', body)
+    assert r'<span class="math notranslate nohighlight">\(\mathbf{x}^\top \mathbf{x}\)</span>' in body
+    assert '<a class="reference internal" href="guide.html"><span class="std std-doc">안내서</span></a>' in body
+    assert "<em>배열은</em>" in body
+    # the translated code cell: highlighted code with the Korean comment, output kept
+    assert f'<span class="c1">{NOTEBOOK_CODE_COMMENT}</span>' in body
+    assert "<p>::</p>" not in body
+    assert re.search(r"<pre><span></span>6\s*</pre>", body)
+
+
+def test_translated_myst_notebook_and_markdown_code_blocks(site):
+    mystnb = article(page(site, "mystnb"))
+    assert f'<span class="c1">{MYSTNB_CODE_COMMENT}</span>' in mystnb
+    assert r"\(L(\theta)\)" in mystnb and "<strong>절대 음수가 아닙니다</strong>" in mystnb
+    guide = article(page(site, "guide"))
+    assert f'<span class="c1">{GUIDE_CODE_COMMENT}</span>' in guide
+    for body in (mystnb, guide):
+        assert "<p>::</p>" not in body
+
+
+def test_baseline_shows_the_upstream_bugs(baseline):
+    """Without jaxko.site.i18n every translated MyST code block renders as ``::``."""
+    for name, comment in (("notebook", NOTEBOOK_CODE_COMMENT), ("mystnb", MYSTNB_CODE_COMMENT),
+                          ("guide", GUIDE_CODE_COMMENT)):
+        body = article(page(baseline, name))
+        # the code became "::": a paragraph (MyST pages) or the code block's only text
+        assert re.search(r'<p>::</p>|<pre><span></span><span class="p">::</span>\s*</pre>', body), name
+        assert comment not in body, name
+    # reST was never affected
+    assert "# 배열의 항목을 합합니다" in article(page(baseline, "plain"))
+
+
+def test_literal_text_undoes_locales_notation():
+    from jaxko.site.i18n import literal_text
+
+    code = "# 주석\nx = 1\n\n    y = 2\n"
+    indented = "\n".join(("   " + line) if line.strip() else line for line in code.split("\n"))
+    assert literal_text("::\n\n" + indented) == code
+    assert literal_text("배열은 값입니다.") is None
+    # Locale appends a dummy literal when a msgstr ends in '::'; it is not code.
+    tail = "x[::]  # 끝::"
+    dummy = tail + "\n\n   dummy literal"
+    wrapped = "::\n\n" + "\n".join(("   " + l) if l.strip() else l for l in dummy.split("\n"))
+    assert literal_text(wrapped) == tail
+
+
+# ------------------------------------------------------------------ status banner
+
+
+def test_banner_of_a_partly_translated_page(site):
+    body = article(page(site, "guide"))
+    banner = re.search(r'<div class="jaxko-status jaxko-status-partial".*?</div>', body, re.S).group(0)
+    assert "번역 80%" in banner
+    assert "아직 번역되지 않은 부분은 영어 원문으로 표시됩니다" in banner
+    assert 'href="https://docs.jax.dev/en/latest/guide.html"' in banner
+    assert "번역: 김역자" in banner and "검수: 이검수" in banner
+    # the untranslated paragraph is shown in English
+    assert "This paragraph stays in English in the Korean site." in body
+
+
+def test_banner_of_a_complete_page(site):
+    body = article(page(site, "plain"))
+    assert "jaxko-status-complete" in body and "모두 번역되었습니다" in body
+    assert "영어 원문으로 표시됩니다" not in body
+    assert 'href="https://docs.jax.dev/en/latest/plain.html"' in body
+
+
+def test_notebook_page_offers_korean_notebook_and_colab(site):
+    body = article(page(site, "notebook"))
+    assert 'href="_downloads/ko/notebook.ipynb"' in body
+    assert ('href="https://colab.research.google.com/github/jax-docs-ko/jax-docs-ko/blob/'
+            'gh-pages/_downloads/ko/notebook.ipynb"') in body
+    assert (site.outdir / "_downloads" / "ko" / "notebook.ipynb").is_file()
+    # a non-notebook page, and a notebook without a built Korean copy, offer none
+    assert "jaxko-download" not in page(site, "guide")
+    assert "jaxko-download" not in page(site, "mystnb")
+
+
+# ------------------------------------------------------------- glossary and progress
+
+
+def test_glossary_page_is_generated_and_in_the_navigation(site):
+    html = page(site, "translation/glossary")
+    body = text_of(article(html))
+    assert "번역 용어집" in body
+    assert "array" in body and "배열" in body and "어레이" in body and "NumPy 배열과 같은 뜻" in body
+    assert "원문 그대로 (읽기: 잭스)" in body and "컴파일링" in body
+    index = page(site, "index")
+    assert 'href="translation/glossary.html"' in index and "한국어 번역" in index
+
+
+def test_progress_page_has_chart_and_per_page_rows(site):
+    html = page(site, "translation/progress")
+    body = article(html)
+    assert "<svg" in body and 'role="img"' in body
+    text = text_of(body)
+    # fixture: 5 catalogs, 20 messages, 19 translated (guide has one untranslated)
+    assert "전체 문서 5개, 메시지 20개 중 19개 번역(95.0%)" in text
+    assert re.search(r'href="\.\./guide\.html"', body)
+    assert "김역자, 박번역" in text
+
+
+def test_generated_pages_never_reach_gettext(site, tmp_path):
+    """A gettext run over a tree an HTML build wrote into removes the stubs first."""
+    from jaxko.extract import run_sphinx, sphinx_env
+
+    srcdir = site.outdir.parent / "docs"
+    assert (srcdir / "translation" / "glossary.rst").is_file()
+    status, warnings = run_sphinx("gettext", srcdir, tmp_path / "pot", confdir=FIXTURES.parents[1],
+                                  env=sphinx_env("narrative", "off", srcdir))
+    assert status == 0, warnings
+    assert not (tmp_path / "pot" / "translation").exists()
+    assert not (srcdir / "translation").exists()
+
+
+# ----------------------------------------------------------------------- search
+
+
+def test_korean_search_indexes_nouns_without_particles(site, baseline):
+    ours, fallback = search_index(site), search_index(baseline)
+    # 배열 only ever appears with a particle (배열은, 배열을, 배열의 ...)
+    assert {"guide", "mystnb", "notebook", "plain"} <= docs_for(ours, "배열")
+    assert docs_for(fallback, "배열") & {"guide", "mystnb", "notebook", "plain"} == set()
+    assert "배열을" in fallback["terms"] or "배열의" in fallback["terms"]
+    # a noun found by Kiwi inside a longer word: 예측값 -> 예측
+    assert "mystnb" in docs_for(ours, "예측")
+    # a standalone particle after inline code (`len`을) is not a term
+    assert "을" not in ours["terms"]
+
+
+def test_search_language_code_reaches_the_browser(site):
+    data = (site.outdir / "_static" / "language_data.js").read_text(encoding="utf-8")
+    assert "var KoreanTables" in data and "var PorterStemmer" in data
+
+
+@pytest.mark.parametrize("word, key", [
+    ("배열", "배열"), ("배열을", "배열"), ("배열은", "배열"), ("배열의", "배열"),
+    ("배열들을", "배열"), ("함수를", "함수"), ("함수입니다", "함수"), ("파일로", "파일"),
+    ("손실이", "손실"), ("모델로부터", "모델"), ("자동미분에서는", "자동미분"),
+    ("JAX를", "jax"), ("jit을", "jit"), ("컴파일을", "컴파일"),
+    # nouns that end like a particle keep their ending: 추가, 속도, 길이
+    ("추가", "추가"), ("추가를", "추가"), ("속도", "속도"), ("속도가", "속도"),
+    ("길이", "길이"), ("길이를", "길이"), ("평가가", "평가"),
+    # a particle needs the right preceding sound: 나이 (이 after a vowel) is kept
+    ("나이", "나이"),
+    ("arrays", "arrai"),
+])
+def test_stem(word, key):
+    assert stem(word) == key
+
+
+def test_a_particle_alone_is_not_stripped_to_nothing():
+    for particle in ("을", "를", "은", "는", "이", "가", "도"):
+        assert strip_particles(particle) == particle
+
+
+# --------------------------------------------------------------------- command line
+
+
+def test_cli_reports_bad_input_in_one_line(tmp_path):
+    proc = run_jaxko("site", "build", "--no-execute", "--srcdir", str(tmp_path / "missing"))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert "no staged docs here" in proc.stderr
+
+    locale = tmp_path / "locale"
+    shutil.copytree(SITE / "locale", locale)
+    (locale / "ko" / "assignments.yaml").write_text("guide.md:\n  translator: [\n",
+                                                    encoding="utf-8")
+    proc = run_jaxko("site", "build", "--no-execute", "--srcdir", str(SITE / "docs"),
+                     "--locale-dir", str(locale), "--outdir", str(tmp_path / "out"))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "assignments.yaml" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_cli_help():
+    proc = run_jaxko("site", "build", "--help")
+    assert proc.returncode == 0 and "--no-execute" in proc.stdout
