@@ -1,0 +1,530 @@
+"""Run the Korean notebooks on real JAX: nbmake under pytest-xdist, with a cache of passes.
+
+For every notebook in scope the result is one of:
+
+* ``skipped``: excluded from execution (:data:`jaxko.scope.EXECUTION_EXCLUDES`, with
+  its reason), or a file it needs beside it is not in the staged upstream;
+* ``failed``: not built, the static code check found a difference, or a cell raised
+  (a cell tagged ``raises-exception`` may raise) or timed out;
+* ``cached``: passed before with the same code cells, environment and options;
+* ``passed``.
+
+The notebooks run in a temporary folder (nbmake ignores anything under a ``_build``
+folder), each with a fresh kernel of this Python; the executed notebooks are copied
+to ``_build/notebooks/executed/`` for inspection.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform as _platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from xml.etree import ElementTree
+
+import nbformat
+
+from jaxko import paths, scope
+from jaxko.catalogs import write_text_atomic
+from jaxko.codetokens import first_difference
+from jaxko.errors import UserError
+from jaxko.notebooks import build, sources
+
+CACHE_VERSION = 1
+KERNEL_NAME = "jaxko-python"
+PLATFORMS = ("cpu", "gpu")
+
+
+@dataclass
+class NotebookResult:
+    """The outcome of one notebook."""
+
+    notebook: str  # the upstream path, e.g. "notebooks/thinking_in_jax.ipynb"
+    status: str  # passed | cached | failed | skipped
+    seconds: float = 0.0
+    cell: int | None = None  # failing cell, numbered from 1
+    error: str = ""  # the failure's last line, or why it was skipped
+
+    def as_dict(self) -> dict:
+        return {"notebook": self.notebook, "status": self.status,
+                "seconds": round(self.seconds, 2), "cell": self.cell, "error": self.error}
+
+
+@dataclass
+class VerifyReport:
+    platform: str
+    workers: int
+    environment: dict
+    options: dict
+    results: list[NotebookResult] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    executed_seconds: float = 0.0  # wall time of the nbmake run alone
+
+    def count(self, status: str) -> int:
+        return sum(1 for r in self.results if r.status == status)
+
+    @property
+    def failed(self) -> bool:
+        return any(r.status == "failed" for r in self.results)
+
+    @property
+    def sum_seconds(self) -> float:
+        """Sequential sum of the notebooks executed in this run."""
+        return sum(r.seconds for r in self.results if r.status in ("passed", "failed"))
+
+    def as_dict(self) -> dict:
+        executed = [r for r in self.results if r.status in ("passed", "failed")]
+        slowest = max(executed, key=lambda r: r.seconds, default=None)
+        return {
+            "platform": self.platform, "workers": self.workers,
+            "environment": self.environment, "options": self.options,
+            "wall_seconds": round(self.wall_seconds, 2),
+            "executed_wall_seconds": round(self.executed_seconds, 2),
+            "sum_seconds": round(self.sum_seconds, 2),
+            "slowest": slowest.as_dict() if slowest else None,
+            "counts": {s: self.count(s) for s in ("passed", "cached", "failed", "skipped")},
+            "results": [r.as_dict() for r in self.results],
+        }
+
+
+# ------------------------------------------------------------------------ environment
+
+
+def environment(platform: str) -> dict:
+    """What a cached pass depends on besides the code: versions and the machine."""
+    env = {"python": _platform.python_version(), "machine": _platform.machine(),
+           "system": _platform.system(), "platform": platform}
+    for name in ("jax", "jaxlib", "numpy", "jax-cuda12-plugin", "jax-cuda13-plugin"):
+        try:
+            env[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return env
+
+
+def resolve_workers(workers: str | int, jobs: int) -> int:
+    if str(workers) == "auto":
+        try:
+            count = len(os.sched_getaffinity(0))
+        except AttributeError:  # not Linux
+            count = os.cpu_count() or 1
+    else:
+        try:
+            count = int(workers)
+        except ValueError:
+            raise UserError(f"--workers must be a number or 'auto', not {workers!r}") from None
+        if count < 0:
+            raise UserError("--workers must be 0 or more")
+    return max(0, min(count, jobs))
+
+
+def check_gpu(env: dict[str, str]) -> str:
+    """The GPUs JAX sees, or a UserError saying what to install."""
+    probe = ("import jax\n"
+             "devices = jax.devices('gpu')\n"
+             "print(len(devices), devices[0].device_kind)\n")
+    proc = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                          text=True, timeout=300)
+    if proc.returncode != 0:
+        last = ([line for line in proc.stderr.splitlines() if line.strip()] or ["no output"])[-1]
+        raise UserError(f"--platform gpu: JAX sees no GPU ({last.strip()[:200]}); run on a "
+                        "machine with an NVIDIA GPU and install jax[cuda12] or jax[cuda13] "
+                        "into this environment")
+    return proc.stdout.strip()
+
+
+def _kernel_env(platform: str, run_dir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    venv_bin = str(Path(sys.executable).parent)
+    env["PATH"] = venv_bin + os.pathsep + env.get("PATH", "")  # ffi.md runs !cmake
+    env["JUPYTER_PATH"] = str(run_dir / "jupyter")
+    env["IPYTHONDIR"] = str(run_dir / "ipython")  # no personal startup files
+    env["MPLBACKEND"] = "agg"
+    env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+    env.pop("PYTEST_ADDOPTS", None)
+    if platform == "cpu":
+        env["JAX_PLATFORMS"] = "cpu"
+    else:
+        env.pop("JAX_PLATFORMS", None)  # JAX picks the GPU itself
+    return env
+
+
+# ------------------------------------------------------------------------------ cache
+
+
+def cache_path(root: Path | None = None) -> Path:
+    return paths.build_dir(root) / "notebooks" / "verify-cache.json"
+
+
+def load_cache(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        return {"version": CACHE_VERSION, "passes": {}, "seconds": {}}
+    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
+        return {"version": CACHE_VERSION, "passes": {}, "seconds": {}}
+    data.setdefault("passes", {})
+    data.setdefault("seconds", {})
+    return data
+
+
+def cache_key(notebook: nbformat.NotebookNode, support: list[Path], env: dict,
+              options: dict) -> str:
+    """Content hash of what execution depends on: code cells, files beside, env, options."""
+    digest = hashlib.sha256()
+    cells = [[cell.source, sorted(cell.get("metadata", {}).get("tags", []))]
+             for cell in notebook.cells if cell.cell_type == "code"]
+    digest.update(json.dumps({"cells": cells, "env": env, "options": options},
+                             sort_keys=True, ensure_ascii=False).encode("utf-8"))
+    for base in support:
+        files = sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [base]
+        for path in files:
+            digest.update(path.relative_to(base.parent).as_posix().encode("utf-8"))
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+# ----------------------------------------------------------------------------- verify
+
+
+@dataclass
+class _Job:
+    source: sources.NotebookSource
+    korean: Path
+    notebook: nbformat.NotebookNode
+    support: list[Path]
+    key: str
+
+
+def static_differences(upstream: sources.ReadNotebook, korean: nbformat.NotebookNode
+                       ) -> tuple[int | None, str] | None:
+    """The first code cell of the Korean notebook that changed beyond comments/strings."""
+    if len(upstream.notebook.cells) != len(korean.cells):
+        return None, (f"{len(korean.cells)} cells, upstream has "
+                      f"{len(upstream.notebook.cells)}; rebuild with `jaxko notebooks build`")
+    for index, (old, new) in enumerate(zip(upstream.notebook.cells, korean.cells), start=1):
+        if old.cell_type != new.cell_type:
+            return index, f"cell type {new.cell_type}, upstream has {old.cell_type}"
+        if old.cell_type == "code":
+            found = first_difference(old.source, new.source, upstream.language)
+            if found:
+                return index, f"static check: {found}"
+    return None
+
+
+def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
+           platform: str = "cpu", workers: str | int = "auto", timeout: int = 600,
+           static_check: bool = True, force: bool = False, only: list[str] | None = None,
+           progress: bool = False, log=None) -> VerifyReport:
+    """Verify the Korean notebooks; see the module docstring for the outcomes."""
+    started = time.perf_counter()
+    if platform not in PLATFORMS:
+        raise UserError(f"--platform must be one of {', '.join(PLATFORMS)}")
+    if timeout <= 0:
+        raise UserError("--timeout must be a positive number of seconds")
+    root = paths.repo_root()
+    srcdir = srcdir or paths.staged_docs(root)
+    notebooks_dir = notebooks_dir or build.output_dir(root)
+    if not notebooks_dir.is_dir():
+        raise UserError("no Korean notebooks here; run `jaxko notebooks build` first",
+                        notebooks_dir)
+    chosen = build.select(sources.find_notebooks(srcdir), only)
+    env_info = environment(platform)
+    options = {"platform": platform, "timeout": timeout}
+    cache_file = cache_path(root)
+    cache = load_cache(cache_file)
+
+    results: dict[str, NotebookResult] = {}
+    jobs: list[_Job] = []
+    for source in chosen:
+        reason = scope.execution_excluded(source.rel)
+        if reason and not scope.attempted_on(reason, platform):
+            results[source.rel] = NotebookResult(source.rel, "skipped", error=reason)
+            continue
+        support = [source.path.parent / name for name in scope.support_files(source.rel)]
+        missing = [p for p in support if not p.exists()]
+        if missing:
+            names = ", ".join(p.relative_to(srcdir).as_posix() for p in missing)
+            results[source.rel] = NotebookResult(
+                source.rel, "skipped",
+                error=f"needs {names} beside it, which the staged upstream lacks (the offline "
+                      "copy holds documents only; stage a clone of the tag to run it)")
+            continue
+        korean_path = notebooks_dir / source.ipynb_rel
+        if not korean_path.is_file():
+            results[source.rel] = NotebookResult(
+                source.rel, "failed", error="Korean notebook not built; run `jaxko notebooks build`")
+            continue
+        korean = sources.read_ipynb_text(korean_path.read_text(encoding="utf-8"), korean_path)
+        if static_check:
+            difference = static_differences(sources.read(source), korean)
+            if difference:
+                cell, message = difference
+                results[source.rel] = NotebookResult(source.rel, "failed", cell=cell,
+                                                     error=message)
+                continue
+        key = cache_key(korean, support, env_info, options)
+        recorded = cache["passes"].get(source.rel)
+        if not force and recorded and recorded.get("key") == key:
+            results[source.rel] = NotebookResult(source.rel, "cached",
+                                                 seconds=float(recorded.get("seconds", 0.0)))
+            continue
+        jobs.append(_Job(source, korean_path, korean, support, key))
+
+    count = 0
+    executed_seconds = 0.0
+    if jobs:
+        if platform == "gpu":
+            gpus = check_gpu(_kernel_env("gpu", Path(tempfile.gettempdir())))
+            if log:
+                log(f"GPU: {gpus}")
+        # Slowest first (as last measured), so the parallel run ends evenly.
+        jobs.sort(key=lambda job: -float(cache["seconds"].get(job.source.rel, 0.0)))
+        count = resolve_workers(workers, len(jobs))
+        run_started = time.perf_counter()
+        for result in _execute(jobs, root, platform, count, timeout, progress):
+            results[result.notebook] = result
+        executed_seconds = time.perf_counter() - run_started
+        for job in jobs:
+            result = results[job.source.rel]
+            cache["seconds"][job.source.rel] = round(result.seconds, 2)
+            if result.status == "passed":
+                cache["passes"][job.source.rel] = {
+                    "key": job.key, "seconds": round(result.seconds, 2),
+                    "passed_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+            else:
+                cache["passes"].pop(job.source.rel, None)
+    stale = [rel for rel, r in results.items() if r.status == "failed" and rel in cache["passes"]]
+    for rel in stale:  # a notebook that fails its static check now is no cached pass
+        cache["passes"].pop(rel)
+    if jobs or stale:
+        write_text_atomic(cache_file, json.dumps(cache, indent=1, sort_keys=True) + "\n")
+
+    report = VerifyReport(platform, count, env_info, options,
+                          [results[s.rel] for s in chosen])
+    report.executed_seconds = executed_seconds
+    report.wall_seconds = time.perf_counter() - started
+    return report
+
+
+def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout: int,
+             progress: bool) -> list[NotebookResult]:
+    """Run the jobs with nbmake in a temporary folder; results in job order."""
+    executed_dir = paths.build_dir(root) / "notebooks" / "executed"
+    with tempfile.TemporaryDirectory(prefix="jaxko-notebooks-") as tmp:
+        run_dir = Path(tmp)
+        _write_kernelspec(run_dir)
+        (run_dir / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+        events = run_dir / "events.jsonl"
+        events.touch()
+        targets = []
+        for job in jobs:
+            target = run_dir / "nb" / job.source.ipynb_rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(job.korean, target)
+            for support in job.support:
+                dest = target.parent / support.name
+                if support.is_dir():
+                    shutil.copytree(support, dest, dirs_exist_ok=True)
+                else:
+                    shutil.copyfile(support, dest)
+            targets.append(target)
+        env = _kernel_env(platform, run_dir)
+        env["JAXKO_NOTEBOOK_EVENTS"] = str(events)
+        junit = run_dir / "nbmake-junit.xml"
+        command = [sys.executable, "-m", "pytest", "-c", str(run_dir / "pytest.ini"),
+                   "--rootdir", str(run_dir / "nb"), "-p", "no:cacheprovider",
+                   "-p", "jaxko.notebooks.pytest_progress", "--nbmake",
+                   f"--nbmake-timeout={timeout}", f"--nbmake-kernel={KERNEL_NAME}",
+                   "--overwrite", "-q", "--no-header", "-o", "console_output_style=classic",
+                   f"--junitxml={junit}"]
+        if workers > 1:
+            command += ["-n", str(workers), "--dist", "load"]
+        else:
+            command += ["-p", "no:xdist"]
+        command += [str(t) for t in targets]
+        _run_pytest(command, env, run_dir, events, len(jobs), progress)
+        outcomes = _read_events(events)
+        results = []
+        for job, target in zip(jobs, targets):
+            event = outcomes.get(job.source.ipynb_rel)
+            results.append(_result(job, target, event))
+            if target.is_file():
+                dest = executed_dir / job.source.ipynb_rel
+                write_text_atomic(dest, target.read_text(encoding="utf-8"))
+    return results
+
+
+def _write_kernelspec(run_dir: Path) -> None:
+    spec = run_dir / "jupyter" / "kernels" / KERNEL_NAME
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (jaxko)", "language": "python",
+        "metadata": {"debugger": False}}), encoding="utf-8")
+
+
+def _run_pytest(command, env, cwd: Path, events: Path, total: int, progress: bool) -> None:
+    try:
+        import nbmake  # noqa: F401
+    except ImportError:
+        raise UserError("nbmake is not installed; run `make setup` "
+                        "(pip install -e '.[notebooks]')") from None
+    if "-n" in command:
+        try:
+            import xdist  # noqa: F401
+        except ImportError:
+            raise UserError("pytest-xdist is not installed; run `make setup` or use "
+                            "--workers 1") from None
+    log_path = cwd / "pytest.log"
+    with log_path.open("w", encoding="utf-8") as log:
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        stop = threading.Event()
+        watcher = None
+        if progress:
+            watcher = threading.Thread(target=_watch, args=(events, total, stop), daemon=True)
+            watcher.start()
+        try:
+            proc.wait()
+        except KeyboardInterrupt:
+            proc.terminate()
+            proc.wait()
+            raise
+        finally:
+            stop.set()
+            if watcher:
+                watcher.join()
+    # 0: all passed, 1: some failed; anything else is pytest itself failing.
+    if proc.returncode not in (0, 1):
+        tail = log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
+        raise UserError(f"pytest/nbmake did not run (exit {proc.returncode}): "
+                        + " | ".join(line.strip() for line in tail)[:400])
+
+
+def _watch(events: Path, total: int, stop: threading.Event) -> None:
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="notebook", leave=False) as bar:
+        seen = 0
+        while not stop.wait(0.5):
+            done = len(events.read_text(encoding="utf-8").splitlines())
+            if done > seen:
+                bar.update(done - seen)
+                seen = done
+
+
+def _read_events(events: Path) -> dict[str, dict]:
+    outcomes = {}
+    for line in events.read_text(encoding="utf-8").splitlines():
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        outcomes[event["path"].replace(os.sep, "/")] = event
+    return outcomes
+
+
+def _result(job: _Job, executed: Path, event: dict | None) -> NotebookResult:
+    rel = job.source.rel
+    if event is None:
+        return NotebookResult(rel, "failed", error="did not run (see pytest output; "
+                                                   "rerun with --workers 1)")
+    seconds = float(event.get("seconds", 0.0))
+    if event.get("outcome") == "passed":
+        return NotebookResult(rel, "passed", seconds)
+    cell, error = _failure(executed)
+    return NotebookResult(rel, "failed", seconds, cell, error or event.get("summary", ""))
+
+
+def _failure(executed: Path) -> tuple[int | None, str]:
+    """The failing cell (from 1) and its error's last line, read from the executed notebook."""
+    try:
+        notebook = nbformat.read(str(executed), as_version=4)
+    except Exception:  # not written back (kernel died): the pytest summary has to do
+        return None, ""
+    last_error = None
+    for index, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type != "code":
+            continue
+        tags = cell.get("metadata", {}).get("tags", [])
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error" and "raises-exception" not in tags:
+                last_error = (index, f"{output.get('ename', 'Error')}: "
+                                     f"{_last_line(output.get('evalue', ''))}".rstrip(": "))
+        execution = cell.get("metadata", {}).get("execution", {})
+        if last_error is None and cell.source.strip() and "shell.execute_reply" not in execution:
+            return index, "timed out (or the kernel died) in this cell"
+    return last_error or (None, "")
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+# ---------------------------------------------------------------------------- writers
+
+
+def write_junit(report: VerifyReport, path: Path) -> None:
+    """JUnit XML with every notebook: failures with their cell, skips with their reason."""
+    suite = ElementTree.Element("testsuite", {
+        "name": "jaxko-notebooks", "tests": str(len(report.results)),
+        "failures": str(report.count("failed")), "skipped": str(report.count("skipped")),
+        "errors": "0", "time": f"{report.wall_seconds:.2f}"})
+    for result in report.results:
+        case = ElementTree.SubElement(suite, "testcase", {
+            "classname": "notebooks", "name": result.notebook,
+            "time": f"{result.seconds:.2f}"})
+        if result.status == "failed":
+            where = f"cell {result.cell}: " if result.cell else ""
+            failure = ElementTree.SubElement(case, "failure", {"message": where + result.error})
+            failure.text = where + result.error
+        elif result.status == "skipped":
+            ElementTree.SubElement(case, "skipped", {"message": result.error})
+        elif result.status == "cached":
+            ElementTree.SubElement(case, "properties").append(
+                ElementTree.Element("property", {"name": "cached", "value": "true"}))
+    tree = ElementTree.ElementTree(suite)
+    ElementTree.indent(tree)
+    text = ElementTree.tostring(suite, encoding="unicode", xml_declaration=True)
+    write_text_atomic(path, text + "\n")
+
+
+def write_json(report: VerifyReport, path: Path) -> None:
+    write_text_atomic(path, json.dumps(report.as_dict(), ensure_ascii=False, indent=1) + "\n")
+
+
+def format_table(report: VerifyReport) -> str:
+    rows = [("notebook", "status", "seconds", "cell", "error / reason")]
+    for r in report.results:
+        seconds = f"{r.seconds:.1f}" if r.status in ("passed", "failed", "cached") else ""
+        rows.append((r.notebook, r.status, seconds, str(r.cell or ""), r.error))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = []
+    for row in rows:
+        cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1]), row[2].rjust(widths[2]),
+                 row[3].rjust(widths[3]), row[4]]
+        lines.append("  ".join(cells).rstrip())
+    data = report.as_dict()
+    counts = data["counts"]
+    executed = counts["passed"] + counts["failed"]
+    summary = (f"{len(report.results)} notebooks ({report.platform}): {counts['passed']} passed, "
+               f"{counts['cached']} cached, {counts['failed']} failed, "
+               f"{counts['skipped']} skipped; wall {report.wall_seconds:.1f} s")
+    if executed:
+        slowest = data["slowest"]
+        summary += (f", {executed} executed on {report.workers or 1} worker(s) in "
+                    f"{report.executed_seconds:.1f} s (sequential sum {report.sum_seconds:.1f} s, "
+                    f"slowest {slowest['notebook']} {slowest['seconds']:.1f} s)")
+    lines.append(summary)
+    return "\n".join(lines)
