@@ -203,7 +203,10 @@ class ProgressDirective(Directive):
 
         env = self.state.document.settings.env
         app = env.app
-        stats = getattr(app, "_jaxko_stats", {})
+        # Pages of this build only (locale/ko also holds e.g. sphinx.po, Sphinx's own
+        # messages, which is no page).
+        stats = {name: item for name, item in getattr(app, "_jaxko_stats", {}).items()
+                 if name in env.found_docs}
         for item in stats.values():
             env.note_dependency(str(item.document.catalog))
         assignments = app.config.jaxko_assignments_path
