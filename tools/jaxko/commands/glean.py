@@ -30,22 +30,22 @@ def register(sub) -> None:
     parser.set_defaults(func=run)
 
 
-def _readings(path: Path | None) -> dict[str, str] | None:
+def _glossary(path: Path | None):
     path = path or glossary.default_path()
     if not path.exists():
         return None
     try:
-        return glossary.load(path).readings
+        return glossary.load(path)
     except UserError as err:
         print(f"jaxko: warning: glossary not used ({err.format()})", file=sys.stderr)
         return None
 
 
 def run(args) -> int:
-    readings = _readings(args.glossary)
+    terms = _glossary(args.glossary)
     result = glean.glean(args.paths or [paths.locale_dir() / "ko"], code=not args.no_code,
-                         dry_run=args.dry_run, readings=readings,
-                         particle_check=glean.default_particle_check(readings),
+                         dry_run=args.dry_run, readings=terms.readings if terms else None,
+                         particle_check=glean.particle_rule_check(terms),
                          progress=sys.stderr.isatty())
     if args.format == "json":
         print(json.dumps({

@@ -59,4 +59,7 @@ def run_validate(args) -> int:
     return 0
 
 
-ACTIONS = [_register_validate]
+# rename, suggest, export: the translators' workflow (jaxko.commands.glossary_workflow).
+from jaxko.commands import glossary_workflow  # noqa: E402
+
+ACTIONS = [_register_validate, *glossary_workflow.ACTIONS]

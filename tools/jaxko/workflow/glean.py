@@ -102,13 +102,35 @@ def glean_message(previous: str, msgid: str, msgstr: str,
     return Outcome(True, msgstr="".join(pieces), changes=tuple(changes.items()))
 
 
-def default_particle_check(readings: Mapping[str, str] | None = None) -> ParticleCheck:
-    """The particle rule of ``jaxko check`` when available, else none (korean fixes only)."""
+def particle_rule_check(glossary_terms=None) -> ParticleCheck:
+    """A check that runs ``jaxko check``'s ``particle.agreement`` rule on a gleaned msgstr.
+
+    Returns the findings the rule reports on the new msgstr that it did not report on the
+    old one (a problem the translation already had does not block gleaning). Without the
+    check engine (an older checkout), no findings.
+    """
     try:
-        from jaxko.check import particle_findings   # type: ignore[attr-defined]
+        from jaxko.check.context import Context
+        from jaxko.check.message import Message, syntax_of
+        from jaxko.check.particles import particle_agreement
+        from jaxko.glossary import Glossary
     except ImportError:
         return lambda entry, msgstr: []
-    return lambda entry, msgstr: list(particle_findings(entry.msgid, msgstr, readings=readings))
+    context = Context(glossary=glossary_terms or Glossary())
+
+    def findings(entry: polib.POEntry, msgstr: str) -> list[str]:
+        locations = tuple(f"{name}:{line}" if line else name for name, line in entry.occurrences)
+        syntax = syntax_of(locations)
+
+        def run(text: str) -> list[str]:
+            message = Message(path="", line=entry.linenum or 0, msgid=entry.msgid, msgstr=text,
+                              msgctxt=entry.msgctxt, locations=locations, syntax=syntax)
+            return [hit.message for hit in particle_agreement(message, context)]
+
+        before = run(entry.msgstr)
+        return [found for found in run(msgstr) if found not in before]
+
+    return findings
 
 
 @dataclass
