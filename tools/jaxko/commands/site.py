@@ -27,6 +27,8 @@ def register(sub) -> None:
     b.add_argument("--glossary", type=Path, help="glossary YAML (default glossary/ko.yaml)")
     b.add_argument("--assignments", type=Path,
                    help="assignments YAML (default <locale-dir>/ko/assignments.yaml)")
+    b.add_argument("--no-notebooks", action="store_true",
+                   help="do not rebuild the Korean notebooks offered for download first")
     b.add_argument("--jobs", "-j", default="1", help="Sphinx worker processes (default 1)")
     b.add_argument("--strict", action="store_true",
                    help="exit 1 on i18n warnings or on warnings not on the accepted list")
@@ -38,7 +40,8 @@ def run_build(args) -> int:
     result = site_build.build(execute=not args.no_execute, language=args.language,
                               scope=args.scope, srcdir=args.srcdir, outdir=args.outdir,
                               locale_dir=args.locale_dir, glossary=args.glossary,
-                              assignments=args.assignments, jobs=args.jobs)
+                              assignments=args.assignments, jobs=args.jobs,
+                              notebooks=not args.no_notebooks)
     unexpected = result.unexpected
     i18n = result.i18n_warnings
     print(f"built {result.pages} pages ({result.language}) into {result.outdir} in "
@@ -46,4 +49,8 @@ def run_build(args) -> int:
           f"translations, {len(unexpected)} not on the accepted list")
     for line in unexpected:
         print(f"  {line}")
+    if result.notebooks or result.notebook_errors:
+        print(f"{result.notebooks} Korean notebooks offered for download"
+              + (f"; {len(result.notebook_errors)} refused (see `jaxko notebooks build`)"
+                 if result.notebook_errors else ""))
     return 1 if args.strict and (unexpected or i18n) else 0

@@ -35,6 +35,8 @@ class SiteResult:
     seconds: float
     pages: int
     warnings: list[str] = field(default_factory=list)
+    notebooks: int = 0            # Korean notebooks written for download
+    notebook_errors: list[str] = field(default_factory=list)
 
     @property
     def i18n_warnings(self) -> list[str]:
@@ -61,7 +63,7 @@ def check_inputs(locale_dir: Path, language: str, assignments: Path | None) -> N
 def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative",
           root: Path | None = None, srcdir: Path | None = None, outdir: Path | None = None,
           locale_dir: Path | None = None, glossary: Path | None = None,
-          assignments: Path | None = None, jobs: str = "1",
+          assignments: Path | None = None, jobs: str = "1", notebooks: bool = False,
           overrides: dict[str, str] | None = None) -> SiteResult:
     """Build the site into ``outdir`` (default ``_build/html``; ``_build/html-en`` for en)."""
     root = root or paths.repo_root()
@@ -80,6 +82,14 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         defines["jaxko_glossary_path"] = str(glossary.resolve())
     if assignments is not None:
         defines["jaxko_assignments_path"] = str(assignments.resolve())
+    notebook_summary = None
+    if notebooks and language != "en":
+        # The downloads: Korean notebooks from the same catalogs (no execution here).
+        from jaxko.notebooks import build as notebooks_build
+
+        notebook_summary = notebooks_build.build(srcdir=srcdir, locale_dir=locale_dir,
+                                                 language=language)
+        defines["jaxko_notebooks_dir"] = str(notebook_summary.out_dir)
     defines.update(overrides or {})
     extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
     env = sphinx_env(scope, "cache" if execute else "off", srcdir)
@@ -91,4 +101,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         raise UserError(f"sphinx-build -b html failed (exit {status}); see the messages above",
                         srcdir)
     pages = sum(1 for _ in outdir.rglob("*.html"))
-    return SiteResult(outdir, language, seconds, pages, warnings)
+    result = SiteResult(outdir, language, seconds, pages, warnings)
+    if notebook_summary is not None:
+        result.notebooks = sum(1 for _ in notebook_summary.out_dir.rglob("*.ipynb"))
+        result.notebook_errors = [e.format() for e in notebook_summary.errors]
+    return result

@@ -23,6 +23,7 @@ from sphinx import addnodes
 from sphinx.util import logging
 
 from jaxko.catalogs import write_text_atomic
+from jaxko.site.status import is_translated_html
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ def remove_stubs(srcdir: Path) -> None:
 
 def _builder_inited(app) -> None:
     srcdir = Path(app.srcdir)
-    if app.builder.format == "html" and app.config.jaxko_site_pages:
+    if is_translated_html(app) and app.config.jaxko_site_pages:
         write_stubs(srcdir)
     else:
         remove_stubs(srcdir)
@@ -71,7 +72,7 @@ def _builder_inited(app) -> None:
 
 def _source_read(app, docname: str, source: list[str]) -> None:
     """Link the two pages from the navigation (a hidden toctree in the root document)."""
-    if docname != app.config.root_doc or app.builder.format != "html" \
+    if docname != app.config.root_doc or not is_translated_html(app) \
             or not app.config.jaxko_site_pages:
         return
     entries = "".join(f"   {FOLDER}/{name}\n" for name in PAGES)

@@ -109,8 +109,13 @@ def banner_html(app, pagename: str, item, pathto) -> str:
     return "".join(parts)
 
 
+def is_translated_html(app) -> bool:
+    """An HTML build of a translation (an English build gets no banners or pages)."""
+    return app.builder.format == "html" and (app.config.language or "en") != "en"
+
+
 def _builder_inited(app) -> None:
-    app._jaxko_stats = load_stats(app) if app.builder.format == "html" else {}
+    app._jaxko_stats = load_stats(app) if is_translated_html(app) else {}
 
 
 def _page_context(app, pagename, templatename, context, doctree) -> None:
