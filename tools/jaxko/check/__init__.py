@@ -1,0 +1,6 @@
+"""``jaxko check``: glossary, particle, markup, safety, code and consistency rules.
+
+catalog -> messages -> findings -> reporter; see :mod:`jaxko.check.runner`.
+"""
+
+from jaxko.check.runner import Options, Result, load_rules_modules, run  # noqa: F401

@@ -1,0 +1,277 @@
+"""Inline markup of a message, in MyST or reST: literals, roles, links, math, HTML.
+
+One regular expression per syntax finds every inline construct in one pass. Each
+alternative starts with a literal character, so Python's regex engine scans for the
+set of those characters (``\\` { $ [ ! < * : |``) instead of trying every alternative
+at every position: text without markup costs next to nothing.
+
+This is not a full MyST or reST parser (the ``syntax.parse`` rule runs the real
+parsers); it recognises what the rules compare: which literals, role targets, link
+targets, math and HTML a message has, and where.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+LITERAL = "literal"
+ROLE = "role"
+LINK = "link"
+IMAGE = "image"
+REFERENCE = "reference"   # reST `name`_, MyST [text][label]
+URL = "url"               # autolinks and bare URLs
+MATH = "math"
+FOOTNOTE = "footnote"
+SUBSTITUTION = "substitution"
+HTML = "html"
+COMMENT = "comment"
+STRONG = "strong"
+EMPHASIS = "emphasis"
+
+# Kinds whose inside is not prose (no glossary terms, no particles to check inside).
+OPAQUE = frozenset({LITERAL, ROLE, URL, MATH, FOOTNOTE, SUBSTITUTION, HTML, COMMENT})
+
+
+@dataclass(frozen=True, slots=True)
+class Inline:
+    """One inline construct: its kind, span, what it shows and what it points to."""
+
+    kind: str
+    start: int
+    end: int
+    text: str                 # what the reader sees (code, display text, link text)
+    target: str | None = None  # role target, link URL, footnote or substitution name
+    role: str | None = None
+    explicit_title: bool = False  # role/link with its own display text
+
+    def key(self) -> tuple:
+        """What must be the same in msgid and msgstr."""
+        return (self.kind, self.role, self.target)
+
+
+_MYST = re.compile(
+    r"\{(?P<role_name>[A-Za-z][\w:.+-]*)\}(?P<rt>`+)(?P<role_body>.+?)(?P=rt)(?!`)"
+    r"|\{\{\s*(?P<subst_name>[^{}]+?)\s*\}\}"
+    r"|`(?P<ct>`*)(?P<code_body>.+?)(?<!`)`(?P=ct)(?!`)"
+    r"|\$\$(?P<dmath_body>.+?)\$\$"
+    r"|\$(?<![\\$\w]\$)(?=[^\s$])(?P<math_body>[^$\n]*?[^\s\\$])\$(?![\d$])"
+    r"|!\[(?P<image_text>(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]\((?P<image_target>[^\s()]*)(?:\s+\"[^\"]*\")?\)"
+    r"|\[(?:\^(?P<footnote_label>[^\]\s]+)\]"
+    r"|(?P<link_text>(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*)\]"
+    r"(?:\((?P<link_target><[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)|\[(?P<reflink_label>[^\[\]]*)\]))"
+    r"|<(?:(?P<autolink>[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>"
+    r"|!--(?P<comment_body>.*?)-->"
+    r"|(?P<html_tag>/?[A-Za-z][A-Za-z0-9-]*)(?P<html_attrs>(?:\s[^<>]*)?)/?>)"
+    r"|\*\*(?P<strong_body>[^*\s](?:[^*]*?[^*\s])?)\*\*"
+    r"|\*(?<![\w*]\*)(?P<emph_body>[^*\s](?:[^*]*?[^*\s])?)\*(?!\*)",
+    re.S,
+)
+
+_RST = re.compile(
+    r"``(?P<lit_body>[^\s`](?:.*?[^\s`])?)``(?!`)"
+    r"|:(?P<role_name>[A-Za-z][\w.:+-]*?):`(?P<role_body>(?:[^`\\]|\\.)+)`(?P<role_ref>__?)?"
+    r"|`(?P<interp_body>(?:[^`\\]|\\.)+)`(?::(?P<role_suffix>[A-Za-z][\w.:+-]*?):)?(?P<interp_ref>__?)?"
+    r"|\|(?P<subst_name>[^|\s](?:[^|\n]*[^|\s])?)\|(?P<subst_ref>__?)?"
+    r"|\[(?P<fn_label>#[\w.-]*|\*|[0-9]+|[A-Za-z][\w.-]*)\]_"
+    r"|<(?:(?P<autolink>(?:https?|ftp|mailto):[^<>\s]*)>"
+    r"|!--(?P<comment_body>.*?)-->"
+    r"|(?P<html_tag>/?[A-Za-z][A-Za-z0-9-]*)(?P<html_attrs>(?:\s[^<>]*)?)/?>)"
+    r"|\*\*(?P<strong_body>[^*\s](?:[^*]*?[^*\s])?)\*\*"
+    r"|\*(?<![\w*]\*)(?P<emph_body>[^*\s](?:[^*]*?[^*\s])?)\*(?!\*)",
+    re.S,
+)
+
+_BARE_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>()\[\]`'\"]*[^\s<>()\[\]`'\".,;:!?*_]")
+_TITLE_TARGET = re.compile(r"^(?P<title>.*?)\s*(?<!\\)<(?P<target>[^<>]+)>$", re.S)
+_TRIGGERS = ("`", "{", "$", "[", "<", "*", "|")
+
+
+def _role_parts(body: str) -> tuple[str, str, bool]:
+    """(display text, target, explicit title?) of a role body like ``text <target>``."""
+    match = _TITLE_TARGET.match(body)
+    if match and match.group("title"):
+        return match.group("title"), match.group("target").strip(), True
+    target = body.strip()
+    shown = target
+    if target[:1] in "~!":
+        target = target[1:]
+        if body.strip().startswith("~"):
+            shown = target.rsplit(".", 1)[-1]
+        else:
+            shown = target
+    if match and not match.group("title"):  # `<target>` alone
+        target = match.group("target").strip()
+        shown = target
+    return shown, target, False
+
+
+def _myst(text: str) -> list[Inline]:
+    found: list[Inline] = []
+    append = found.append
+    for m in _MYST.finditer(text):
+        start, end = m.span()
+        group = m.lastgroup
+        g = m.group
+        if g("role_name") is not None:
+            role = g("role_name")
+            body = g("role_body")
+            if role == "math":
+                append(Inline(MATH, start, end, body, body.strip(), role))
+            else:
+                shown, target, explicit = _role_parts(body)
+                append(Inline(ROLE, start, end, shown, target, role, explicit))
+        elif g("subst_name") is not None:
+            append(Inline(SUBSTITUTION, start, end, "", g("subst_name").strip()))
+        elif g("code_body") is not None:
+            body = g("code_body")
+            if body.startswith(" ") and body.endswith(" ") and body.strip():
+                body = body[1:-1]
+            append(Inline(LITERAL, start, end, body, body))
+        elif g("dmath_body") is not None:
+            append(Inline(MATH, start, end, g("dmath_body"), g("dmath_body").strip()))
+        elif g("math_body") is not None:
+            append(Inline(MATH, start, end, g("math_body"), g("math_body").strip()))
+        elif g("image_target") is not None:
+            append(Inline(IMAGE, start, end, g("image_text"), g("image_target"), None, True))
+        elif g("footnote_label") is not None:
+            append(Inline(FOOTNOTE, start, end, "", g("footnote_label")))
+        elif g("link_target") is not None:
+            target = g("link_target")
+            if target.startswith("<") and target.endswith(">"):
+                target = target[1:-1]
+            append(Inline(LINK, start, end, g("link_text"), target, None, True))
+        elif g("reflink_label") is not None:
+            label = g("reflink_label") or g("link_text")
+            append(Inline(REFERENCE, start, end, g("link_text"), label.strip().lower(), None, True))
+        elif g("autolink") is not None:
+            append(Inline(URL, start, end, g("autolink"), g("autolink")))
+        elif g("comment_body") is not None:
+            append(Inline(COMMENT, start, end, "", g(0)))
+        elif g("html_tag") is not None:
+            append(Inline(HTML, start, end, "", g(0), g("html_tag").lower()))
+        elif g("strong_body") is not None:
+            append(Inline(STRONG, start, end, g("strong_body")))
+        elif g("emph_body") is not None:
+            append(Inline(EMPHASIS, start, end, g("emph_body")))
+        else:  # pragma: no cover - every alternative has a group
+            raise AssertionError(group)
+    return found
+
+
+def _rst(text: str) -> list[Inline]:
+    found: list[Inline] = []
+    append = found.append
+    for m in _RST.finditer(text):
+        start, end = m.span()
+        g = m.group
+        if g("lit_body") is not None:
+            append(Inline(LITERAL, start, end, g("lit_body"), g("lit_body")))
+        elif g("role_body") is not None or g("interp_body") is not None:
+            body = g("role_body") if g("role_body") is not None else g("interp_body")
+            role = g("role_name") if g("role_body") is not None else g("role_suffix")
+            ref = g("role_ref") if g("role_body") is not None else g("interp_ref")
+            if role == "math":
+                append(Inline(MATH, start, end, body, body.strip(), role))
+            elif ref and role is None:
+                match = _TITLE_TARGET.match(body)
+                if match:  # `text <url>`_ : a hyperlink with its target
+                    append(Inline(LINK, start, end, match.group("title") or match.group("target"),
+                                  match.group("target").strip().replace("\n", ""), None,
+                                  bool(match.group("title"))))
+                else:  # `name`_ : a reference to a named target
+                    name = " ".join(body.split()).lower()
+                    append(Inline(REFERENCE, start, end, body, name))
+            else:
+                shown, target, explicit = _role_parts(body)
+                append(Inline(ROLE, start, end, shown, target, role or "", explicit))
+        elif g("subst_name") is not None:
+            append(Inline(SUBSTITUTION, start, end, "", g("subst_name")))
+        elif g("fn_label") is not None:
+            append(Inline(FOOTNOTE, start, end, "", g("fn_label")))
+        elif g("autolink") is not None:
+            append(Inline(URL, start, end, g("autolink"), g("autolink")))
+        elif g("comment_body") is not None:
+            append(Inline(COMMENT, start, end, "", g(0)))
+        elif g("html_tag") is not None:
+            append(Inline(HTML, start, end, "", g(0), g("html_tag").lower()))
+        elif g("strong_body") is not None:
+            append(Inline(STRONG, start, end, g("strong_body")))
+        elif g("emph_body") is not None:
+            append(Inline(EMPHASIS, start, end, g("emph_body")))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str, syntax: str) -> tuple[Inline, ...]:
+    """Every inline construct of ``text``, in order; bare URLs included."""
+    has_trigger = False
+    for trigger in _TRIGGERS:
+        if trigger in text:
+            has_trigger = True
+            break
+    found = (_rst(text) if syntax == "rst" else _myst(text)) if has_trigger else []
+    if "://" in text:
+        taken = [(i.start, i.end) for i in found]
+        for m in _BARE_URL.finditer(text):
+            s, e = m.span()
+            if not any(a <= s < b for a, b in taken):
+                found.append(Inline(URL, s, e, m.group(0), m.group(0)))
+        found.sort(key=lambda i: i.start)
+    return tuple(found)
+
+
+def mask(text: str, inlines: tuple[Inline, ...], keep_titles: bool = True) -> str:
+    """``text`` with code, targets, URLs, math and HTML blanked out (same length).
+
+    Display text of links and titled roles is kept when ``keep_titles``: it is prose
+    the reader sees (``[자동 미분](autodiff.md)``).
+    """
+    if not inlines:
+        return text
+    parts = []
+    last = 0
+    for item in inlines:
+        if item.start < last:
+            continue
+        parts.append(text[last:item.start])
+        span = text[item.start:item.end]
+        shown = ""
+        if keep_titles and (item.kind in (STRONG, EMPHASIS) or (
+                item.explicit_title and item.kind in (ROLE, LINK, IMAGE, REFERENCE))):
+            shown = item.text
+        at = span.find(shown) if shown else -1
+        if at >= 0:
+            parts.append(" " * at + shown + " " * (len(span) - at - len(shown)))
+        else:
+            parts.append(" " * len(span))
+        last = item.end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def urls(inlines: tuple[Inline, ...]) -> list[str]:
+    """External URLs a message links to (links, images, autolinks, bare URLs, HTML)."""
+    found = []
+    for item in inlines:
+        if item.kind in (LINK, IMAGE, URL) and item.target and _is_external(item.target):
+            found.append(normalise_url(item.target))
+        elif item.kind == HTML and item.target:
+            for value in re.findall(r"""(?:href|src|action|formaction|data|poster)\s*=\s*["']?([^"'\s>]+)""",
+                                    item.target, re.I):
+                if _is_external(value):
+                    found.append(normalise_url(value))
+    return found
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
+
+
+def _is_external(target: str) -> bool:
+    return bool(_SCHEME.match(target.strip()))
+
+
+def normalise_url(url: str) -> str:
+    return url.strip().rstrip("/")

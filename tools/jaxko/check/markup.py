@@ -1,0 +1,202 @@
+"""Markup rules: the msgstr keeps the literals, roles, links, references and math of its msgid.
+
+Order does not matter (Korean word order differs), display texts may be translated;
+what must not change is what the markup points to or shows verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from jaxko.check import inline
+from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
+from jaxko.check.message import MATH, Message
+from jaxko.check.registry import Hit, rule
+
+
+def _missing(source: Counter, translated: Counter) -> list:
+    """What the msgid has and the msgstr lacks. Presence, not count: a translation may
+    mention a literal or role once where the English repeats it."""
+    return [key for key in source if key not in translated]
+
+
+def _show_role(role: str | None, target: str, syntax: str) -> str:
+    if syntax == "myst":
+        return f"{{{role}}}`{target}`" if role else f"`{target}`"
+    return f":{role}:`{target}`" if role else f"`{target}`"
+
+
+@rule("markup.literal", severity="error", needs="`")
+def literal_kept(message: Message, context: Context):
+    """Every inline literal of the msgid (``x`` in reST, `x` in MyST) appears unchanged in the msgstr (at least once).
+
+    Bad::
+
+        location: quickstart.md:30
+        msgid: Use `jax.numpy` as `jnp`.
+        msgstr: "`jax.numpy`를 `np`로 씁니다."
+
+    Good::
+
+        location: quickstart.md:30
+        msgid: Use `jax.numpy` as `jnp`.
+        msgstr: "`jax.numpy`를 `jnp`로 씁니다."
+    """
+    source = Counter(i.text for i in msgid_inlines(message) if i.kind == inline.LITERAL)
+    if not source:
+        return
+    translated = Counter(i.text for i in msgstr_inlines(message) if i.kind == inline.LITERAL)
+    quote = "`" if message.syntax == "myst" else "``"
+    for text in _missing(source, translated):
+        yield Hit(f"inline literal {quote}{text}{quote} of the msgid is missing or changed",
+                  f"{quote}{text}{quote}")
+
+
+@rule("markup.role", severity="error", needs="`")
+def role_kept(message: Message, context: Context):
+    """The msgstr has the same roles with the same targets; only display texts may change.
+
+    Bad::
+
+        location: jit-compilation.rst:12
+        msgid: See :func:`jax.jit` and :ref:`jit-tracing`.
+        msgstr: :func:`jax.vmap`\\ 과 :ref:`추적 <tracing>`\\ 을 보세요.
+
+    Good::
+
+        location: jit-compilation.rst:12
+        msgid: See :func:`jax.jit` and :ref:`jit-tracing`.
+        msgstr: :ref:`추적 <jit-tracing>`\\ 과 :func:`jax.jit`\\ 을 보세요.
+    """
+    source = Counter((i.role, i.target) for i in msgid_inlines(message) if i.kind == inline.ROLE)
+    translated = Counter((i.role, i.target) for i in msgstr_inlines(message) if i.kind == inline.ROLE)
+    if source == translated:
+        return
+    for role, target in _missing(source, translated):
+        yield Hit(f"role {_show_role(role, target, message.syntax)} of the msgid is missing "
+                  "or its target changed", _show_role(role, target, message.syntax))
+    for role, target in _missing(translated, source):
+        yield Hit(f"role {_show_role(role, target, message.syntax)} is not in the msgid")
+
+
+@rule("markup.link", severity="error", needs=("](", "`_", "`__", "<", "://", "]["))
+def link_kept(message: Message, context: Context):
+    """The msgstr links to the same targets as the msgid (link texts may be translated).
+
+    Bad::
+
+        location: installation.md:40
+        msgid: Read the [installation guide](installation.md#pip).
+        msgstr: [설치 안내](installation.md)를 읽으세요.
+
+    Good::
+
+        location: installation.md:40
+        msgid: Read the [installation guide](installation.md#pip).
+        msgstr: [설치 안내](installation.md#pip)를 읽으세요.
+    """
+    kinds = (inline.LINK, inline.IMAGE, inline.REFERENCE, inline.URL)
+    source = Counter((i.kind, inline.normalise_url(i.target)) for i in msgid_inlines(message)
+                     if i.kind in kinds and i.target is not None)
+    translated = Counter((i.kind, inline.normalise_url(i.target)) for i in msgstr_inlines(message)
+                         if i.kind in kinds and i.target is not None)
+    if source == translated:
+        return
+    for kind, target in _missing(source, translated):
+        yield Hit(f"{'image' if kind == inline.IMAGE else 'link'} target `{target}` of the msgid "
+                  "is missing or changed", target)
+    for kind, target in _missing(translated, source):
+        if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//", target):
+            continue  # a new external URL: safety.new-url reports it
+        yield Hit(f"link target `{target}` is not in the msgid")
+
+
+@rule("markup.reference", severity="error", needs=("[", "|", "{{"))
+def references_kept(message: Message, context: Context):
+    """Footnote references, citations and substitutions of the msgid are kept, none added.
+
+    Bad::
+
+        location: faq.rst:88
+        msgid: This is documented in |jax_version| [#f1]_.
+        msgstr: 이 내용은 문서 [#f2]_ 에 있습니다.
+
+    Good::
+
+        location: faq.rst:88
+        msgid: This is documented in |jax_version| [#f1]_.
+        msgstr: 이 내용은 |jax_version| 문서 [#f1]_ 에 있습니다.
+    """
+    kinds = (inline.FOOTNOTE, inline.SUBSTITUTION)
+    source = Counter((i.kind, i.target) for i in msgid_inlines(message) if i.kind in kinds)
+    translated = Counter((i.kind, i.target) for i in msgstr_inlines(message) if i.kind in kinds)
+    if source == translated:
+        return
+    for kind, target in _missing(source, translated):
+        yield Hit(f"{kind} `{target}` of the msgid is missing", target)
+    for kind, target in _missing(translated, source):
+        yield Hit(f"{kind} `{target}` is not in the msgid")
+
+
+@rule("markup.math", severity="error", needs=("$", "math"), blocks=("text", MATH))
+def math_kept(message: Message, context: Context):
+    """Math (`$...$`, {math}, :math:, math blocks) is copied unchanged.
+
+    Bad::
+
+        location: autodidax.md:100
+        msgid: The derivative of $x^2$ is $2x$.
+        msgstr: $x^2$의 도함수는 $2y$입니다.
+
+    Good::
+
+        location: autodidax.md:100
+        msgid: The derivative of $x^2$ is $2x$.
+        msgstr: $x^2$의 도함수는 $2x$입니다.
+    """
+    if message.block == MATH:
+        if " ".join(message.msgid.split()) != " ".join(message.msgstr.split()):
+            yield Hit("a math block must be copied unchanged", message.msgid)
+        return
+    source = Counter(i.target for i in msgid_inlines(message) if i.kind == inline.MATH)
+    translated = Counter(i.target for i in msgstr_inlines(message) if i.kind == inline.MATH)
+    for text in _missing(source, translated):
+        yield Hit(f"math `{text}` of the msgid is missing or changed", text)
+
+
+_AFTER_MARKUP = re.compile(r"[가-힣]")
+_MARKUP_KINDS = frozenset({inline.LITERAL, inline.ROLE, inline.LINK, inline.REFERENCE,
+                           inline.MATH, inline.FOOTNOTE, inline.SUBSTITUTION, inline.STRONG,
+                           inline.EMPHASIS})
+
+
+@rule("markup.hangul-after-markup", severity="error", needs=("`", "*", "|", "]_"),
+      syntaxes=("rst",))
+def hangul_after_markup(message: Message, context: Context):
+    """reST: inline markup directly next to Hangul does not parse; put an escaped space (``\\ ``) between.
+
+    Bad::
+
+        location: jax.rst:20
+        msgid: Wrap the function with :func:`jax.jit` first.
+        msgstr: 먼저 함수를 :func:`jax.jit`으로 감쌉니다.
+
+    Good::
+
+        location: jax.rst:20
+        msgid: Wrap the function with :func:`jax.jit` first.
+        msgstr: 먼저 함수를 :func:`jax.jit`\\ 으로 감쌉니다.
+    """
+    text = message.msgstr
+    for item in msgstr_inlines(message):
+        if item.kind not in _MARKUP_KINDS:
+            continue
+        raw = text[item.start:item.end]
+        if item.end < len(text) and _AFTER_MARKUP.match(text, item.end):
+            run = re.match(r"[가-힣]+", text[item.end:]).group(0)
+            yield Hit(f"`{raw}{run}`: reST needs an escaped space between markup and Hangul",
+                      f"{raw}\\ {run}")
+        if item.start > 0 and _AFTER_MARKUP.match(text, item.start - 1):
+            yield Hit(f"`{text[item.start - 1]}{raw}`: reST needs an escaped space between "
+                      "Hangul and markup", f"{text[item.start - 1]}\\ {raw}")

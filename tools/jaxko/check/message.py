@@ -1,0 +1,117 @@
+"""A message: one translated entry as every rule sees it, parsed once.
+
+The source syntax comes from the entry's ``#:`` location: ``.md`` and ``.ipynb`` are
+MyST, ``.rst`` and Python docstrings are reStructuredText. Whether the message is a
+code block (a literal block or a notebook code cell) or a math block decides which
+rules apply; :mod:`jaxko.check.sources` tells, from the staged source when it can.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+MYST = "myst"
+RST = "rst"
+SYNTAXES = (MYST, RST)
+
+TEXT = "text"
+CODE = "code"
+MATH = "math"
+
+_LOCATION = re.compile(r"(\S+?\.(?:md|ipynb|rst|txt|py))(?::(?:docstring\b)?[^\s]*)?", re.I)
+_SUPPRESS = re.compile(r"jaxko:\s*ignore\b(.*)", re.I)
+_RULE_NAME = re.compile(r"^(?:all|[a-z]+(?:\.[a-z0-9-]+)?)$")
+
+
+@dataclass(frozen=True)
+class Message:
+    """One translated, non-fuzzy entry of a catalog."""
+
+    path: str                    # the catalog file
+    line: int                    # line of the entry's msgid
+    msgid: str
+    msgstr: str
+    msgctxt: str | None = None
+    flags: tuple[str, ...] = ()
+    locations: tuple[str, ...] = ()   # `#:` lines as written
+    tcomment: str = ""
+    comment: str = ""
+    syntax: str = MYST           # MYST or RST
+    block: str = TEXT            # TEXT, CODE or MATH
+    language: str | None = None  # language of a code block, when known
+    # Rules suppressed on this entry (`jaxko: ignore RULE` comments).
+    ignored: frozenset[str] = field(default=frozenset())
+    # Values derived by rules (parsed markup, terms found), shared between rules.
+    cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    @property
+    def is_code(self) -> bool:
+        """Whether the msgid came from a literal block or a notebook code cell."""
+        return self.block == CODE
+
+    @property
+    def is_math(self) -> bool:
+        return self.block == MATH
+
+    @cached_property
+    def source(self) -> tuple[str, int] | None:
+        """(document, line) of the first location, e.g. ("index.rst", 43)."""
+        return first_location(self.locations)
+
+    def suppressed(self, rule: str) -> bool:
+        """Whether a `jaxko: ignore` comment on the entry covers ``rule``."""
+        if not self.ignored:
+            return False
+        if "all" in self.ignored or rule in self.ignored:
+            return True
+        return any(rule.startswith(name + ".") for name in self.ignored)
+
+
+def first_location(locations: tuple[str, ...]) -> tuple[str, int] | None:
+    """(document, line) of the first ``#:`` reference, as Sphinx writes them."""
+    for text in locations:
+        for token in text.split():
+            name, _, line = token.rpartition(":")
+            if name and line.lstrip("-").isdigit():
+                return name, int(line)
+            if not name and token:
+                return token, 0
+    return None
+
+
+def syntax_of(locations: tuple[str, ...], default: str = RST) -> str:
+    """MYST for .md/.ipynb sources, RST for .rst and docstrings; ``default`` otherwise."""
+    for text in locations:
+        lowered = text.lower()
+        if ".ipynb" in lowered or ".md:" in lowered or lowered.endswith(".md"):
+            return MYST
+        if ".rst" in lowered or ":docstring" in lowered or ".py" in lowered or ".txt" in lowered:
+            return RST
+    return default
+
+
+def ignored_rules(tcomment: str, comment: str) -> frozenset[str]:
+    """Rule names from ``jaxko: ignore a.b, c -- reason`` in translator or extracted comments.
+
+    A bare ``jaxko: ignore`` ignores every rule on the entry.
+    """
+    names: set[str] = set()
+    for text in (tcomment, comment):
+        if not text or "jaxko" not in text:
+            continue
+        for line in text.split("\n"):
+            match = _SUPPRESS.search(line)
+            if not match:
+                continue
+            # `jaxko: ignore a.b, c -- why`: names up to the first word that is not one.
+            found = []
+            for token in re.split(r"[\s,]+", match.group(1).strip()):
+                if not token:
+                    continue
+                if not _RULE_NAME.match(token):
+                    break
+                found.append(token)
+            names.update(found or ["all"])
+    return frozenset(names)

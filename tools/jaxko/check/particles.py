@@ -1,0 +1,128 @@
+"""Particle agreement (조사): 합성곱을, 배열로, 파일로, JAX를, jit을, ``x``\\ 를.
+
+A particle is checked only where the word before it is known: a glossary rendering,
+a Latin word with a reading (glossary ``reading:``, the tables of
+:mod:`jaxko.korean`), or inline markup (code, roles, links, emphasis) whose shown text
+has a known ending. The Hangul after the word must be a whole particle (을, 으로서,
+와의, 이라는 ...), so 함수형 or 배열들 are never taken for particles. In reST the
+escaped space between markup and particle (``:func:`jax.jit`\\ 을``) is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jaxko import korean
+from jaxko.check import inline
+from jaxko.check.context import Context, msgstr_inlines
+from jaxko.check.glossary_rules import analyse
+from jaxko.check.message import Message
+from jaxko.check.registry import Hit, rule
+from jaxko.check.terms import matched_text
+
+_HANGUL_RUN = re.compile(r"[가-힣]+")
+_LATIN_BEFORE_HANGUL = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z0-9](?:[A-Za-z0-9_.+\-]*[A-Za-z0-9])?)(?=[가-힣])")
+_GLOSS = re.compile(r"([가-힣])\(([^()\n]{1,80})\)(?=[가-힣])")
+_SHOWN_KINDS = frozenset({inline.LITERAL, inline.ROLE, inline.LINK, inline.REFERENCE,
+                          inline.STRONG, inline.EMPHASIS})
+
+
+def _particle_after(text: str, position: int):
+    """(particle, form used, rest, end) of the particle at ``position``, or None."""
+    match = _HANGUL_RUN.match(text, position)
+    if match is None:
+        return None
+    found = korean.split_particle(match.group(0))
+    if found is None:
+        return None
+    particle, form, rest = found
+    return particle, form, rest, match.end()
+
+
+def _judge(word: str, shown_word: str, text: str, position: int, readings):
+    found = _particle_after(text, position)
+    if found is None:
+        return None
+    particle, form, rest, _ = found
+    ending = korean.ending_of(word, readings)
+    if ending is None or particle.accepts(form, ending):
+        return None
+    right = particle.form_for(ending)
+    return Hit(f"`{shown_word}{form}{rest}`: after `{word}` the particle is `{right}`, not `{form}`",
+               f"{shown_word}{right}{rest}")
+
+
+@rule("particle.agreement", severity="error")
+def particle_agreement(message: Message, context: Context):
+    """A particle does not agree with the final consonant of the word before it.
+
+    Bad::
+
+        location: notebooks/convolutions.ipynb:30002
+        msgid: JAX computes the convolution with jit.
+        msgstr: JAX을 써서 jit로 합성곱를 계산합니다.
+
+    Good::
+
+        location: notebooks/convolutions.ipynb:30002
+        msgid: JAX computes the convolution with jit.
+        msgstr: JAX를 써서 jit으로 합성곱을 계산합니다.
+    """
+    text = message.msgstr
+    if not _has_hangul(text):
+        return
+    readings = context.readings
+    seen: set[int] = set()
+    # 1. Inline markup followed by a particle: `x`를, :func:`jax.jit`\ 을, **배열**을.
+    for item in msgstr_inlines(message):
+        if item.kind not in _SHOWN_KINDS or not item.text:
+            continue
+        position = item.end
+        if text.startswith("\\ ", position):
+            position += 2
+        shown = item.text.strip()
+        hit = _judge(shown, text[item.start:position], text, position, readings)
+        if hit is not None and position not in seen:
+            seen.add(position)
+            yield hit
+    analysis = analyse(message, context)
+    masked = analysis.msgstr_masked
+    # 2. Glossary renderings: 합성곱를, 파일으로.
+    for match in analysis.korean_matches:
+        word = matched_text(match)
+        if match.end() in seen:
+            continue
+        hit = _judge(word, word, masked, match.end(), readings)
+        if hit is not None:
+            seen.add(match.end())
+            yield hit
+    # 3. Latin words with a known reading: JAX을, XLA으로, 1를.
+    for match in _LATIN_BEFORE_HANGUL.finditer(masked):
+        word = match.group(1)
+        if match.end() in seen:
+            continue
+        if korean.reading_of(word, readings) is None and not _known_english(word):
+            continue
+        hit = _judge(word, word, masked, match.end(), readings)
+        if hit is not None:
+            seen.add(match.end())
+            yield hit
+    # 4. A gloss in parentheses does not count: 합성곱(convolution)을 agrees with 합성곱.
+    for match in _GLOSS.finditer(masked):
+        position = match.end()
+        if position in seen:
+            continue
+        head = match.group(1)
+        hit = _judge(head, masked[match.start():position], masked, position, readings)
+        if hit is not None:
+            seen.add(position)
+            yield hit
+
+
+def _has_hangul(text: str) -> bool:
+    return _HANGUL_RUN.search(text) is not None
+
+
+def _known_english(word: str) -> bool:
+    """Plain English words whose Hangul ending the spelling tables know."""
+    return word.isalpha() and word.islower() and len(word) > 2 and korean.english_ending(word) is not None

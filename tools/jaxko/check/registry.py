@@ -1,0 +1,160 @@
+"""The rule table: ``@rule("family.name", severity=...)`` on a generator over a message.
+
+A rule is a small generator ``rule(message, context)`` that yields ``Hit``s (or
+plain strings). Its docstring says what it catches in one line, then gives a
+``Bad::`` and a ``Good::`` example as a small YAML mapping (``msgid``, ``msgstr``,
+optionally ``location``, ``syntax``)::
+
+    @rule("markup.literal", severity="error", needs="`")
+    def literal_kept(message, context):
+        '''Every inline literal of the msgid appears unchanged in the msgstr.
+
+        Bad::
+
+            location: index.md:3
+            msgid: Call `jax.jit` once.
+            msgstr: `jax.jjit`를 한 번 호출합니다.
+
+        Good::
+            ...
+        '''
+
+The examples are the documentation (``docs/checks.md`` shows them) and a test
+(``tests/test_check_rules.py`` runs each: Bad must fire, Good must stay clean).
+
+``needs``: strings of which at least one must occur in the msgid or msgstr for the
+rule to have anything to do (a backtick for the literal rule); the runner skips the
+call otherwise, which keeps the whole check within its time budget.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import yaml
+
+SEVERITIES = ("error", "warning")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a rule yields: the problem and, when it knows one, the fix."""
+
+    message: str
+    suggestion: str | None = None
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One problem in one entry, formatted in one place (see report.py)."""
+
+    path: str
+    line: int
+    rule: str
+    severity: str = field(compare=False)
+    message: str = field(compare=False)
+    msgid: str = field(compare=False, default="")
+    suggestion: str | None = field(compare=False, default=None)
+
+    def as_dict(self) -> dict:
+        return {"path": self.path, "line": self.line, "rule": self.rule,
+                "severity": self.severity, "message": self.message, "msgid": self.msgid,
+                "suggestion": self.suggestion}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered rule."""
+
+    name: str
+    severity: str
+    function: Callable[..., Iterator]
+    needs: tuple[str, ...] = ()
+    blocks: tuple[str, ...] = ("text",)  # message kinds the rule applies to
+    scope: str = "message"               # "message", or "project" for cross-catalog rules
+    syntaxes: tuple[str, ...] = ("myst", "rst")
+
+    @property
+    def family(self) -> str:
+        return self.name.split(".", 1)[0]
+
+    @property
+    def summary(self) -> str:
+        doc = inspect.getdoc(self.function) or ""
+        return doc.split("\n\n", 1)[0].replace("\n", " ").strip()
+
+    @property
+    def description(self) -> str:
+        """The docstring's prose: everything but the examples."""
+        doc = inspect.getdoc(self.function) or ""
+        return re.split(r"^(?:Bad|Good)::\s*$", doc, maxsplit=1, flags=re.M)[0].strip()
+
+    def examples(self, kind: str) -> list[dict]:
+        """The ``Bad::`` or ``Good::`` examples of the docstring, parsed."""
+        return parse_examples(inspect.getdoc(self.function) or "", kind)
+
+
+RULES: dict[str, Rule] = {}
+_NAME = re.compile(r"^[a-z]+\.[a-z][a-z0-9-]*$")
+
+
+def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (),
+         blocks: tuple[str, ...] = ("text",), scope: str = "message",
+         syntaxes: tuple[str, ...] = ("myst", "rst")):
+    """Register a rule generator under a dotted name, family first."""
+    if not _NAME.match(name):
+        raise ValueError(f"rule name {name!r} must be family.name in lower case")
+    if severity not in SEVERITIES:
+        raise ValueError(f"severity of {name} must be one of {SEVERITIES}")
+    needs_tuple = (needs,) if isinstance(needs, str) and needs else tuple(needs)
+
+    def register(function):
+        if name in RULES:
+            raise ValueError(f"rule {name} registered twice")
+        doc = inspect.getdoc(function) or ""
+        if "Bad::" not in doc or "Good::" not in doc:
+            raise ValueError(f"rule {name} needs Bad:: and Good:: examples in its docstring")
+        RULES[name] = Rule(name, severity, function, needs_tuple, tuple(blocks), scope,
+                           tuple(syntaxes))
+        return function
+
+    return register
+
+
+_EXAMPLE = re.compile(r"^(Bad|Good)::\s*\n((?:\n|[ \t]+\S[^\n]*\n?)+)", re.M)
+
+
+def parse_examples(doc: str, kind: str) -> list[dict]:
+    """Each ``Bad::``/``Good::`` block of a docstring as a mapping."""
+    found = []
+    for match in _EXAMPLE.finditer(doc + "\n"):
+        if match.group(1) != kind:
+            continue
+        data = yaml.safe_load(textwrap.dedent(match.group(2)))
+        if not isinstance(data, dict):
+            raise ValueError(f"{kind} example is not a mapping: {match.group(2)!r}")
+        found.append(data)
+    return found
+
+
+def select_rules(select: list[str] | None = None, ignore: list[str] | None = None) -> list[Rule]:
+    """Rules chosen by name or family (``--select glossary,markup.role``)."""
+
+    def matches(rule_: Rule, names: list[str]) -> bool:
+        return any(rule_.name == n or rule_.family == n or rule_.name.startswith(n + ".")
+                   for n in names)
+
+    chosen = [r for r in RULES.values() if not select or matches(r, select)]
+    if ignore:
+        chosen = [r for r in chosen if not matches(r, ignore)]
+    return chosen
+
+
+def unknown_names(names: list[str]) -> list[str]:
+    """Names that are neither a registered rule nor a family."""
+    families = {r.family for r in RULES.values()}
+    return [n for n in names if n not in RULES and n not in families and n != "all"]

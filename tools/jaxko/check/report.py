@@ -1,0 +1,49 @@
+"""Reporters: the findings as text, JSON or GitHub workflow annotations."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from jaxko.check.runner import Result
+
+
+def text(result: Result, out: TextIO) -> None:
+    """``path:line: severity rule: message [suggestion]``, then a one-line summary."""
+    for f in result.findings:
+        suggestion = f" [{f.suggestion}]" if f.suggestion else ""
+        out.write(f"{f.path}:{f.line}: {f.severity} {f.rule}: {f.message}{suggestion}\n")
+    s = result.summary()
+    glossary = f", glossary {s['glossary']} ({s['terms']} terms)" if s["glossary"] else ", no glossary"
+    out.write(f"{s['files']} catalogs, {s['checked']} translated entries checked "
+              f"(of {s['entries']}){glossary}: {s['errors']} errors, {s['warnings']} warnings"
+              + (f", {s['suppressed']} suppressed" if s["suppressed"] else "") + "\n")
+
+
+def as_json(result: Result, out: TextIO) -> None:
+    """``{"findings": [...], "summary": {...}}``; ``line`` is the line of the msgid."""
+    json.dump({"findings": [f.as_dict() for f in result.findings], "summary": result.summary()},
+              out, ensure_ascii=False, indent=None)
+    out.write("\n")
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def github(result: Result, out: TextIO) -> None:
+    """GitHub Actions workflow commands: one ``::error``/``::warning`` per finding."""
+    for f in result.findings:
+        level = "error" if f.severity == "error" else "warning"
+        message = f.message + (f" (suggestion: {f.suggestion})" if f.suggestion else "")
+        out.write(f"::{level} file={_escape_property(f.path)},line={f.line},"
+                  f"title={_escape_property(f.rule)}::{_escape_data(message)}\n")
+    s = result.summary()
+    out.write(f"jaxko check: {s['errors']} errors, {s['warnings']} warnings in {s['files']} catalogs\n")
+
+
+REPORTERS = {"text": text, "json": as_json, "github": github}

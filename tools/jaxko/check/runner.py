@@ -1,0 +1,377 @@
+"""The runner: catalogs -> messages -> findings, each catalog read once.
+
+1. The glossary is loaded and compiled, the rules selected: once, in this process.
+2. Each catalog is read with the fast reader (:mod:`jaxko.check.pofile`); every
+   translated, non-fuzzy entry becomes a :class:`~jaxko.check.message.Message` and
+   goes through every selected rule that applies to its kind and syntax. With many
+   catalogs, this runs in forked worker processes (the compiled glossary is shared by
+   the fork, nothing is re-read or re-compiled).
+3. Project-wide rules (consistency) run over what the workers report.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jaxko import glossary as glossary_model
+from jaxko.catalogs import iter_catalogs
+from jaxko.check import consistency, pofile
+from jaxko.check.context import Context
+from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
+                                 ignored_rules, syntax_of)
+from jaxko.check.registry import RULES, Finding, Hit, Rule, select_rules, unknown_names
+from jaxko.check.sources import SourceIndex, guess
+from jaxko.errors import UserError
+
+# Below this much catalog text, forking workers costs more than it saves.
+PARALLEL_MIN_BYTES = 2_000_000
+
+
+@dataclass
+class Options:
+    """What to check and how; the command line fills it, tests build it directly."""
+
+    paths: list[Path] = field(default_factory=lambda: [Path("locale/ko")])
+    glossary: Path | None = None       # None: glossary/ko.yaml when it exists
+    use_glossary: bool = True
+    syntax: str | None = None          # force MYST or RST for every entry
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    since: str | None = None           # git revision
+    source_dir: Path | None = None     # staged upstream docs, to tell code blocks
+    jobs: int | None = None            # worker processes; None: one per CPU
+    progress: bool = False
+
+
+@dataclass
+class Result:
+    """Findings of one run and what was looked at."""
+
+    findings: list[Finding]
+    files: int = 0
+    entries: int = 0
+    checked: int = 0
+    suppressed: int = 0
+    glossary: str | None = None
+    terms: int = 0
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "warning")
+
+    def summary(self) -> dict:
+        return {"files": self.files, "entries": self.entries, "checked": self.checked,
+                "errors": self.errors, "warnings": self.warnings,
+                "suppressed": self.suppressed, "glossary": self.glossary, "terms": self.terms,
+                "rules": dict(sorted(Counter(f.rule for f in self.findings).items()))}
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.errors else 0
+
+
+@dataclass
+class _FileResult:
+    findings: list[Finding]
+    records: list[tuple]   # (key hash, msgstr hash, line, suppressed) for consistency
+    entries: int
+    checked: int
+    suppressed: int
+
+
+class _State:
+    """What a worker needs; set before forking, read-only afterwards."""
+
+    context: Context
+    plans: dict[tuple[str, str], list[Rule]]
+    sources: SourceIndex
+    syntax: str | None
+    consistency: bool
+
+
+_STATE: _State | None = None
+
+
+def load_rules_modules() -> None:
+    """Import every rule module, which registers its rules."""
+    from jaxko.check import (code, consistency as _c, glossary_rules, leftovers,  # noqa: F401
+                             markup, particles, safety, syntax)
+
+
+def build_state(options: Options, glossary: glossary_model.Glossary) -> _State:
+    load_rules_modules()
+    names = (options.select or []) + (options.ignore or [])
+    unknown = unknown_names(names)
+    if unknown:
+        families = sorted({r.family for r in RULES.values()})
+        raise UserError(f"unknown rule or family {', '.join(unknown)}; known families: "
+                        + ", ".join(families))
+    rules = select_rules(options.select, options.ignore)
+    if not options.use_glossary:
+        rules = [r for r in rules if r.family not in ("glossary",)]
+    state = _State()
+    state.context = Context(glossary)
+    state.context.matcher  # compile before forking  # noqa: B018
+    state.plans = {}
+    for block in (TEXT, CODE, MATH):
+        for syntax in SYNTAXES:
+            state.plans[(block, syntax)] = [r for r in rules if r.scope == "message"
+                                            and block in r.blocks and syntax in r.syntaxes]
+    state.consistency = any(r.name == consistency.RULE for r in rules)
+    srcdir = options.source_dir
+    if srcdir is None:
+        from jaxko.paths import staged_docs
+        candidate = staged_docs()
+        srcdir = candidate if candidate.is_dir() else None
+    state.sources = SourceIndex(srcdir)
+    state.syntax = options.syntax
+    return state
+
+
+def messages_of(path: Path, entries, state: _State, lines: set[int] | None):
+    """The checkable messages of a catalog's entries (translated, not fuzzy)."""
+    for entry in entries:
+        if not entry.msgid or not entry.msgstr or "fuzzy" in entry.flags:
+            continue
+        if lines is not None and not any(n in lines for n in range(entry.first_line, entry.last_line + 1)):
+            continue
+        location = first_location(entry.locations)
+        if state.sources.srcdir is not None:
+            block, language = state.sources.classify(entry.msgid, location[0] if location else None)
+        else:
+            block, language = guess(entry.msgid)
+        ignored = ignored_rules(entry.tcomment, entry.comment) if (entry.tcomment or entry.comment) else frozenset()
+        yield Message(str(path), entry.line, entry.msgid, entry.msgstr, entry.msgctxt,
+                      entry.flags, entry.locations, entry.tcomment, entry.comment,
+                      state.syntax or syntax_of(entry.locations), block, language, ignored)
+
+
+def check_messages(messages, state: _State) -> tuple[list[Finding], int, int]:
+    """Run the planned rules over messages: (findings, messages checked, suppressed)."""
+    findings: list[Finding] = []
+    context = state.context
+    plans = state.plans
+    checked = suppressed = 0
+    for message in messages:
+        checked += 1
+        msgid, msgstr = message.msgid, message.msgstr
+        for rule_ in plans[(message.block, message.syntax)]:
+            needs = rule_.needs
+            if needs:
+                for needed in needs:
+                    if needed in msgid or needed in msgstr:
+                        break
+                else:
+                    continue
+            hits = rule_.function(message, context)
+            if hits is None:
+                continue
+            for hit in hits:
+                if message.ignored and message.suppressed(rule_.name):
+                    suppressed += 1
+                    continue
+                if isinstance(hit, str):
+                    hit = Hit(hit)
+                findings.append(Finding(message.path, message.line, rule_.name, rule_.severity,
+                                        hit.message, msgid, hit.suggestion))
+    return findings, checked, suppressed
+
+
+def _check_file(task: tuple[str, frozenset[int] | None]) -> _FileResult:
+    path_text, lines = task
+    state = _STATE
+    assert state is not None
+    path = Path(path_text)
+    entries = pofile.read(path)
+    messages = list(messages_of(path, entries, state, set(lines) if lines is not None else None))
+    findings, checked, suppressed = check_messages(messages, state)
+    records = []
+    if state.consistency:
+        records = [(hash((m.msgctxt, m.msgid)), hash(m.msgstr), m.line,
+                    m.suppressed(consistency.RULE)) for m in messages]
+    return _FileResult(findings, records, sum(1 for e in entries if e.msgid), checked, suppressed)
+
+
+def _run_one(task):
+    """Worker entry point: a UserError travels back as a value, not a traceback."""
+    try:
+        return task[0], _check_file(task)
+    except UserError as err:
+        return task[0], err
+
+
+def run(options: Options) -> Result:
+    """Check the catalogs named by ``options``; raises UserError on bad input."""
+    global _STATE
+    glossary, glossary_name = _load_glossary(options)
+    files = list(iter_catalogs(options.paths))
+    changed: dict[Path, frozenset[int] | None] | None = None
+    if options.since:
+        changed = changed_lines(options.since, options.paths)
+        files = [f for f in files if f.resolve() in changed]
+    _STATE = build_state(options, glossary)
+    tasks = [(str(f), changed[f.resolve()] if changed is not None else None) for f in files]
+    results: dict[str, _FileResult] = {}
+    for name, outcome in _map(tasks, options):
+        if isinstance(outcome, UserError):
+            raise outcome
+        results[name] = outcome
+    findings: list[Finding] = []
+    entries = checked = suppressed = 0
+    records = []
+    for name in sorted(results):
+        outcome = results[name]
+        findings.extend(outcome.findings)
+        entries += outcome.entries
+        checked += outcome.checked
+        suppressed += outcome.suppressed
+        records.extend((key, text_hash, name, line, suppressed_here)
+                       for key, text_hash, line, suppressed_here in outcome.records)
+    if _STATE.consistency and records:
+        findings.extend(_consistency(records))
+    findings.sort()
+    return Result(findings, len(files), entries, checked, suppressed, glossary_name,
+                  len(glossary))
+
+
+def _map(tasks, options: Options):
+    total = 0
+    for path, _ in tasks:
+        try:
+            total += os.path.getsize(path)
+        except OSError:
+            pass
+    jobs = options.jobs or os.cpu_count() or 1
+    jobs = min(jobs, len(tasks))
+    progress = None
+    if options.progress and sys.stderr.isatty() and len(tasks) > 1:
+        from tqdm import tqdm
+        progress = tqdm(total=len(tasks), unit="catalog", file=sys.stderr, leave=False)
+    try:
+        if jobs > 1 and total >= PARALLEL_MIN_BYTES and "fork" in multiprocessing.get_all_start_methods():
+            # Largest first, so no worker is left with a big catalog at the end.
+            ordered = sorted(tasks, key=lambda t: -_size(t[0]))
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for item in pool.imap_unordered(_run_one, ordered, chunksize=max(1, len(tasks) // (jobs * 8))):
+                    if progress is not None:
+                        progress.update()
+                    yield item
+        else:
+            for task in tasks:
+                item = _run_one(task)
+                if progress is not None:
+                    progress.update()
+                yield item
+    finally:
+        if progress is not None:
+            progress.close()
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _consistency(records) -> list[Finding]:
+    """Consistency findings; texts re-read only for the entries that disagree."""
+    by_key: dict[int, set[int]] = {}
+    paths: dict[int, set[str]] = {}
+    for key, text_hash, name, _, _ in records:
+        by_key.setdefault(key, set()).add(text_hash)
+        paths.setdefault(key, set()).add(name)
+    conflicting = {k for k, hashes in by_key.items() if len(hashes) > 1 and len(paths[k]) > 1}
+    if not conflicting:
+        return []
+    wanted: dict[str, set[int]] = {}
+    for key, _, name, line, _ in records:
+        if key in conflicting:
+            wanted.setdefault(name, set()).add(line)
+    texts: dict[tuple[str, int], tuple[str | None, str, str]] = {}
+    for name, lines in wanted.items():
+        for entry in pofile.read(name):
+            if entry.line in lines:
+                texts[(name, entry.line)] = (entry.msgctxt, entry.msgid, entry.msgstr)
+    full = []
+    for key, _, name, line, suppressed in records:
+        if key in conflicting and (name, line) in texts:
+            msgctxt, msgid, msgstr = texts[(name, line)]
+            full.append(((msgctxt, msgid), msgstr, name, line, msgid, suppressed))
+    return consistency.find_inconsistent(full)
+
+
+def _load_glossary(options: Options) -> tuple[glossary_model.Glossary, str | None]:
+    if not options.use_glossary:
+        return glossary_model.Glossary(), None
+    path = options.glossary
+    if path is None:
+        default = glossary_model.default_path()
+        if not default.is_file():
+            return glossary_model.Glossary(), None
+        path = default
+    return glossary_model.load(path), str(path)
+
+
+# ---------------------------------------------------------------------------- --since
+
+
+def changed_lines(revision: str, paths: list[Path]) -> dict[Path, frozenset[int] | None]:
+    """Lines of .po files changed since ``revision`` (git), per resolved path.
+
+    ``None`` as the value means the whole file (a new, untracked catalog).
+    """
+    existing = [p for p in paths if p.exists()]
+    if not existing:
+        raise UserError("no such file or directory", paths[0] if paths else ".")
+    anchor = existing[0] if existing[0].is_dir() else existing[0].parent
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=anchor,
+                             capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        raise UserError("--since needs a git checkout; none found here", anchor) from None
+    top_path = Path(top)
+    specs = [str(p.resolve()) for p in existing]
+    diff = subprocess.run(["git", "diff", "--no-color", "--no-ext-diff",
+                           "-U0", revision, "--", *specs],
+                          cwd=top, capture_output=True, text=True)
+    if diff.returncode != 0:
+        reason = (diff.stderr.strip().splitlines() or ["git diff failed"])[-1]
+        raise UserError(f"--since {revision}: {reason}")
+    changed: dict[Path, set[int] | None] = {}
+    current: Path | None = None
+    for line in diff.stdout.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:]
+            current = None if name == "/dev/null" else (top_path / name[2:]).resolve()
+            if current is not None and current.suffix == ".po":
+                changed.setdefault(current, set())
+            else:
+                current = None
+        elif line.startswith("@@") and current is not None:
+            header = line.split("@@")[1].split()
+            plus = next(part for part in header if part.startswith("+"))
+            start, _, count = plus[1:].partition(",")
+            first, size = int(start), int(count) if count else 1
+            bucket = changed[current]
+            if size == 0:  # lines removed after `first`: the entry around them changed
+                bucket.update((first, first + 1))
+            else:
+                bucket.update(range(first, first + size))
+    others = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "--", *specs],
+                            cwd=top, capture_output=True, text=True)
+    for name in others.stdout.splitlines():
+        if name.endswith(".po"):
+            changed[(top_path / name).resolve()] = None
+    return {path: (frozenset(lines) if lines is not None else None)
+            for path, lines in changed.items()}

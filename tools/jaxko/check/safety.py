@@ -1,0 +1,131 @@
+"""Safety rules: a msgstr may not put on the published site what its msgid does not.
+
+MyST passes inline HTML through to the page, and any msgstr reaches the site once
+merged; so raw HTML, script URLs, new external links and raw-content directives that
+the msgid lacks are errors, whatever else the msgstr does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from jaxko.check import inline
+from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
+from jaxko.check.message import CODE, MATH, TEXT, Message
+from jaxko.check.registry import Hit, rule
+
+_DANGEROUS_TAG = re.compile(r"<\s*(script|iframe|object|embed|style|link|meta|base|form|svg|math)\b", re.I)
+_EVENT_HANDLER = re.compile(r"\son[a-z]+\s*=", re.I)
+# javascript:, vbscript:, data: with whitespace or entities between letters tolerated.
+_SCRIPT_SCHEME = re.compile(
+    r"(?:j|&#0*106;|&#x0*6a;)\s*(?:a|&#0*97;|&#x0*61;)\s*v\s*a\s*s\s*c\s*r\s*i\s*p\s*t\s*:"
+    r"|v\s*b\s*s\s*c\s*r\s*i\s*p\s*t\s*:", re.I)
+_DATA_URL = re.compile(r"(?:^|[\s(<\"'=\[])data\s*:[\w/+.-]*[;,]", re.I)
+_RAW = re.compile(
+    r"^\s*\.\.\s+(?:raw|include|literalinclude|eval-rst)::"        # reST directives
+    r"|(?:`{3,}|~{3,}|:{3,})\s*\{(?:raw|include|literalinclude|eval-rst)\}"  # MyST fences
+    r"|\{raw(?:-[\w-]+)?\}`|:raw(?:-[\w-]+)?:`"                       # raw roles
+    r"|\.\.\s+(?:raw|include)::", re.I | re.M)
+
+
+def _html_items(items) -> Counter:
+    return Counter(" ".join(i.target.lower().split()) for i in items
+                   if i.kind in (inline.HTML, inline.COMMENT))
+
+
+@rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH))
+def raw_html(message: Message, context: Context):
+    """The msgstr adds raw HTML (tags, comments, event handlers) the msgid does not have.
+
+    Bad::
+
+        location: index.md:3
+        msgid: JAX is fast.
+        msgstr: JAX는 빠릅니다.<img src=x onerror=alert(1)>
+
+    Good::
+
+        location: index.md:3
+        msgid: JAX is <b>fast</b>.
+        msgstr: JAX는 <b>빠릅니다</b>.
+    """
+    source = _html_items(msgid_inlines(message))
+    translated = _html_items(msgstr_inlines(message))
+    for tag in (translated - source).elements():
+        danger = _DANGEROUS_TAG.search(tag) or _EVENT_HANDLER.search(tag)
+        what = "active HTML" if danger else "raw HTML"
+        yield Hit(f"{what} `{tag}` is not in the msgid; MyST passes it through to the page")
+
+
+@rule("safety.url-scheme", severity="error", needs=(":", "&#"), blocks=(TEXT, CODE, MATH))
+def script_url(message: Message, context: Context):
+    """The msgstr has a `javascript:`, `vbscript:` or `data:` URL the msgid does not have.
+
+    Bad::
+
+        location: index.md:9
+        msgid: See [the guide](guide.md).
+        msgstr: "[안내](javascript:alert(1))를 보세요."
+
+    Good::
+
+        location: index.md:9
+        msgid: See [the guide](guide.md).
+        msgstr: "[안내](guide.md)를 보세요."
+    """
+    for pattern in (_SCRIPT_SCHEME, _DATA_URL):
+        found = len(pattern.findall(message.msgstr))
+        if found > len(pattern.findall(message.msgid)):
+            match = pattern.search(message.msgstr)
+            yield Hit(f"script or data URL `{match.group(0).strip()}` is not in the msgid")
+
+
+@rule("safety.new-url", severity="error", needs=("//", "mailto:"))
+def new_url(message: Message, context: Context):
+    """The msgstr links to an external URL the msgid does not link to.
+
+    Bad::
+
+        location: installation.md:12
+        msgid: Install JAX with pip.
+        msgstr: pip로 JAX를 설치하세요. 자세히는 https://example.com 을 보세요.
+
+    Good::
+
+        location: installation.md:12
+        msgid: Install JAX with [pip](https://pip.pypa.io).
+        msgstr: "[pip](https://pip.pypa.io)로 JAX를 설치하세요."
+    """
+    source = set(inline.urls(msgid_inlines(message)))
+    for url in inline.urls(msgstr_inlines(message)):
+        if url not in source:
+            yield Hit(f"external URL `{url}` is not in the msgid; the published page may not "
+                      "link anywhere the original does not")
+
+
+@rule("safety.raw", severity="error", needs=("raw", "include", "eval-rst"), blocks=(TEXT, CODE, MATH))
+def raw_directive(message: Message, context: Context):
+    """The msgstr adds a directive or role that embeds raw content (raw, include, eval-rst).
+
+    Bad::
+
+        location: index.rst:5
+        msgid: Welcome to JAX.
+        msgstr: "JAX에 오신 것을 환영합니다. :raw-html:`<script>alert(1)</script>`"
+
+    Good::
+
+        location: index.rst:5
+        msgid: Welcome to JAX.
+        msgstr: JAX에 오신 것을 환영합니다.
+    """
+    if message.block == CODE and message.language not in (None, "rst", "md", "markdown", "myst"):
+        return  # code blocks are compared token by token by code.tokens
+    source = Counter(m.group(0).strip().lower() for m in _RAW.finditer(message.msgid))
+    for match in _RAW.finditer(message.msgstr):
+        key = match.group(0).strip().lower()
+        if source[key] > 0:
+            source[key] -= 1
+            continue
+        yield Hit(f"`{match.group(0).strip()}` embeds raw content and is not in the msgid")

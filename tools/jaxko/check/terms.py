@@ -1,0 +1,252 @@
+"""The glossary compiled for matching: English terms in msgids, renderings in msgstrs.
+
+Built once per run, before the worker processes fork, and then read-only.
+
+* English side: words are found with one ``findall`` and looked up in a dictionary of
+  every term's forms (regular plurals and verb forms generated, irregular ones from
+  ``forms:``), longest phrase first. The cost per message depends on its length, not
+  on the number of terms.
+* Korean side: every accepted and forbidden rendering goes into one trie-shaped
+  regular expression, so one ``finditer`` over a msgstr finds them all, whatever the
+  number of terms. Particles after a rendering (배열**을**) are simply the text after
+  the match; a second trie over the renderings without spaces finds spacing variants
+  (매개 변수 for 매개변수) when the exact rendering is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jaxko.glossary import Glossary, Term
+
+WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+
+# English phrases in which a glossary word is not the term (the "instance" of "for
+# instance"): matched like terms, longest first, and then ignored.
+IDIOMS = ("for instance", "key thing", "key things", "key point", "key points", "key idea",
+          "key ideas", "key insight", "key difference", "key differences", "key concept",
+          "key concepts", "key feature", "key features", "key takeaway", "key takeaways",
+          "in order to", "a number of", "on the other hand", "in terms of")
+_IGNORED_TERM = -1
+_SPACES = re.compile(" {2,}")
+
+
+def matched_text(match: re.Match) -> str:
+    """The rendering a Korean match stands for (runs of spaces read as one)."""
+    text = match.group(0)
+    return _SPACES.sub(" ", text) if "  " in text else text
+_VOWELS = "aeiou"
+
+
+def inflections(word: str, pos: str | None) -> set[str]:
+    """Regular English forms of a word: plurals, and verb forms unless it is a noun."""
+    forms = {word}
+    if not word.isalpha() or len(word) < 2:
+        return forms
+    lower = word.lower()
+    upper = word.isupper()
+
+    def add(suffix_form: str) -> None:
+        forms.add(suffix_form.upper() if upper and not suffix_form.endswith("s") else suffix_form)
+
+    nounish = pos in (None, "noun", "phrase", "name")
+    verbish = pos in (None, "verb")
+    if nounish or verbish:
+        if lower.endswith(("s", "x", "z", "ch", "sh")):
+            add(word + "es")
+        elif lower.endswith("y") and lower[-2] not in _VOWELS:
+            add(word[:-1] + "ies")
+        else:
+            add(word + "s")
+    if verbish:
+        base = word[:-1] if lower.endswith("e") else word
+        add(base + "ed")
+        add(base + "ing")
+        if lower.endswith("y") and lower[-2] not in _VOWELS:
+            add(word[:-1] + "ied")
+        if (len(lower) >= 3 and lower[-1] not in _VOWELS + "wxy" and lower[-2] in _VOWELS
+                and lower[-3] not in _VOWELS):
+            add(word + word[-1] + "ed")
+            add(word + word[-1] + "ing")
+    return forms
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    words: tuple[str, ...]   # lower case unless the term is case-sensitive
+    term: int                # index into TermMatcher.terms
+    case_sensitive: bool
+
+
+def _trie_regex(strings: list[str]) -> re.Pattern | None:
+    """One regex matching any of ``strings``, longest first, shaped as a trie.
+
+    A space matches any run of spaces: markup blanked out of a msgstr
+    (``*순방향 모드* 자동 미분``) leaves two spaces where one was written.
+    """
+    if not strings:
+        return None
+    trie: dict = {}
+    for text in strings:
+        node = trie
+        for ch in text:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        end = "" in node
+        branches = [(" +" if ch == " " else re.escape(ch)) + build(child)
+                    for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        if len(branches) == 1 and not end:
+            return branches[0]
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if end else body
+
+    return re.compile(build(trie))
+
+
+class TermMatcher:
+    """Finds glossary terms in English text and renderings in Korean text."""
+
+    def __init__(self, glossary: Glossary):
+        self.glossary = glossary
+        self.terms: tuple[Term, ...] = glossary.terms
+        self.readings = glossary.readings
+        self._index: dict[str, list[_Phrase]] = {}
+        for number, term in enumerate(self.terms):
+            for phrase in self._phrases(term):
+                self._index.setdefault(phrase.words[0].lower(), []).append(
+                    _Phrase(phrase.words, number, term.case_sensitive))
+        for idiom in IDIOMS:
+            words = tuple(WORD.findall(idiom))
+            self._index.setdefault(words[0], []).append(_Phrase(words, _IGNORED_TERM, False))
+        for phrases in self._index.values():
+            phrases.sort(key=lambda p: -len(p.words))
+
+        # Korean strings: accepted renderings and forbidden ones, with their terms.
+        self.rendering_terms: dict[str, list[int]] = {}
+        self.forbidden_terms: dict[str, list[int]] = {}
+        for number, term in enumerate(self.terms):
+            if term.keep:
+                continue
+            for rendering in term.renderings:
+                self.rendering_terms.setdefault(rendering, []).append(number)
+            for item in term.forbidden:
+                self.forbidden_terms.setdefault(item, []).append(number)
+        for number, term in enumerate(self.terms):
+            if term.keep:
+                for item in term.forbidden:
+                    self.forbidden_terms.setdefault(item, []).append(number)
+        korean = sorted(set(self.rendering_terms) | set(self.forbidden_terms))
+        self.korean_regex = _trie_regex(korean)
+        # A rendering that contains another (합성곱 신경망 ⊃ 신경망) counts for both.
+        known = set(korean)
+        self.contained: dict[str, tuple[str, ...]] = {}
+        for text in korean:
+            inner = {text[i:j] for i in range(len(text)) for j in range(i + 1, len(text) + 1)}
+            inner &= known
+            inner.discard(text)
+            if inner:
+                self.contained[text] = tuple(sorted(inner))
+        spaceless: dict[str, list[str]] = {}
+        for rendering in self.rendering_terms:
+            spaceless.setdefault(rendering.replace(" ", ""), []).append(rendering)
+        self.spaceless_renderings = spaceless
+        self.spaceless_regex = _trie_regex(sorted(spaceless))
+
+    @staticmethod
+    def _phrases(term: Term):
+        seen = set()
+        texts = [term.en, *term.forms]
+        for text in texts:
+            words = WORD.findall(text)
+            if not words:
+                continue
+            lasts = inflections(words[-1], term.pos) if text == term.en else {words[-1]}
+            for last in lasts:
+                phrase = tuple(words[:-1]) + (last,)
+                if not term.case_sensitive:
+                    phrase = tuple(w.lower() for w in phrase)
+                if phrase not in seen:
+                    seen.add(phrase)
+                    yield _Phrase(phrase, -1, term.case_sensitive)
+
+    # ----------------------------------------------------------------- English side
+
+    def english_terms(self, text: str) -> dict[int, str]:
+        """Terms whose English form occurs in ``text``: term index -> the words found."""
+        index = self._index
+        if not index:
+            return {}
+        words = WORD.findall(text)
+        found: dict[int, str] = {}
+        i, n = 0, len(words)
+        while i < n:
+            word = words[i]
+            candidates = index.get(word.lower())
+            if candidates is None:
+                i += 1
+                continue
+            for phrase in candidates:
+                size = len(phrase.words)
+                if i + size > n:
+                    continue
+                window = words[i:i + size]
+                if phrase.case_sensitive:
+                    ok = tuple(window) == phrase.words
+                else:
+                    ok = tuple(w.lower() for w in window) == phrase.words
+                if ok:
+                    if phrase.term != _IGNORED_TERM:
+                        found.setdefault(phrase.term, " ".join(window))
+                    i += size
+                    break
+            else:
+                i += 1
+        return found
+
+    # ------------------------------------------------------------------ Korean side
+
+    def korean_matches(self, text: str) -> list[re.Match]:
+        """Leftmost-longest matches of known renderings (accepted or forbidden)."""
+        if self.korean_regex is None:
+            return []
+        return list(self.korean_regex.finditer(text))
+
+    def found_renderings(self, matches: list[re.Match]) -> set[str]:
+        """The renderings present, those contained in longer matches included."""
+        found = set()
+        contained = self.contained
+        for match in matches:
+            text = match.group(0)
+            if "  " in text:
+                text = _SPACES.sub(" ", text)
+            found.add(text)
+            inner = contained.get(text)
+            if inner:
+                found.update(inner)
+        return found
+
+    def spacing_variants(self, text: str) -> dict[str, str]:
+        """Renderings present with other spacing: agreed rendering -> text as written."""
+        if self.spaceless_regex is None:
+            return {}
+        squeezed = []
+        positions = []
+        for index, ch in enumerate(text):
+            if ch != " ":
+                squeezed.append(ch)
+                positions.append(index)
+        compact = "".join(squeezed)
+        found = {}
+        for match in self.spaceless_regex.finditer(compact):
+            start = positions[match.start()]
+            end = positions[match.end() - 1] + 1
+            written = text[start:end]
+            for rendering in self.spaceless_renderings.get(match.group(0), ()):
+                if written != rendering:
+                    found.setdefault(rendering, written)
+        return found

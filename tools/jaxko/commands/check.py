@@ -1,0 +1,60 @@
+"""``jaxko check``: run the translation checks over .po catalogs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from jaxko.check import report
+from jaxko.check.runner import Options, run as run_check
+
+
+def _names(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def register(sub) -> None:
+    parser = sub.add_parser(
+        "check", help="check translations: glossary, particles, markup, safety, code",
+        description="Check translated, non-fuzzy entries of .po catalogs. Exit 0 when no "
+                    "errors, 1 when errors were found, 2 on bad input. Rule names are "
+                    "family.name (glossary.missing, markup.role, ...); see docs/checks.md.")
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                        help=".po files or folders (default: locale/ko)")
+    parser.add_argument("--glossary", type=Path, metavar="FILE",
+                        help="glossary YAML (default: glossary/ko.yaml when present)")
+    parser.add_argument("--no-glossary", action="store_true",
+                        help="run without a glossary (no glossary rules)")
+    parser.add_argument("--syntax", choices=("myst", "rst"),
+                        help="source syntax of every entry (default: from its #: location)")
+    parser.add_argument("--select", type=_names, metavar="RULES",
+                        help="only these rules or families, comma-separated")
+    parser.add_argument("--ignore", type=_names, metavar="RULES",
+                        help="skip these rules or families, comma-separated")
+    parser.add_argument("--since", metavar="REV",
+                        help="only entries whose lines changed since this git revision")
+    parser.add_argument("--source-dir", type=Path, metavar="DIR",
+                        help="source docs of the #: locations, to tell code blocks "
+                             "(default: _build/upstream/docs when staged)")
+    parser.add_argument("--format", choices=tuple(report.REPORTERS), default="text")
+    parser.add_argument("--jobs", "-j", type=int, metavar="N",
+                        help="worker processes (default: one per CPU)")
+    parser.add_argument("--fail-on", choices=("error", "warning"), default="error",
+                        help="exit 1 on errors only (default) or on warnings too")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from jaxko.paths import catalogs_dir
+
+    paths = args.paths or [catalogs_dir().parent.parent / "ko"]
+    options = Options(paths=list(paths), glossary=args.glossary,
+                      use_glossary=not args.no_glossary, syntax=args.syntax,
+                      select=args.select, ignore=args.ignore, since=args.since,
+                      source_dir=args.source_dir, jobs=args.jobs,
+                      progress=args.format == "text")
+    result = run_check(options)
+    report.REPORTERS[args.format](result, sys.stdout)
+    if args.fail_on == "warning" and result.findings:
+        return 1
+    return result.exit_code
