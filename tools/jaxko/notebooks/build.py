@@ -15,6 +15,7 @@ front matter, cell options and layout stay as upstream wrote them).
 from __future__ import annotations
 
 import copy
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,7 +100,7 @@ def select(found: list[sources.NotebookSource], only: list[str] | None) -> list[
 
     chosen = []
     for source in found:
-        names = (source.rel, source.docname, source.ipynb_rel)
+        names = (source.rel, source.docname, source.ipynb_rel, Path(source.docname).name)
         if any(fnmatch.fnmatch(name, pattern.strip("/")) for pattern in only for name in names):
             chosen.append(source)
     if not chosen:
@@ -257,7 +258,11 @@ def _short(text: str, width: int = 60) -> str:
 
 def ipynb_text(notebook: nbformat.NotebookNode) -> str:
     """The notebook as Jupyter writes it (one-space indent, UTF-8 kept)."""
-    text = nbformat.writes(notebook, version=sources.NOTEBOOK_VERSION)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # Upstream's schema slips are kept as they are, not logged on every write.
+        text = nbformat.writes(notebook, version=sources.NOTEBOOK_VERSION,
+                               capture_validation_error={})
     return text if text.endswith("\n") else text + "\n"
 
 

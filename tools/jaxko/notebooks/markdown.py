@@ -53,10 +53,13 @@ class Slot:
 
 def _conf_extensions() -> tuple[str, ...]:
     """``myst_enable_extensions`` of the project's conf.py, read without running it."""
-    conf = paths.repo_root() / "conf.py"
-    try:
-        tree = ast.parse(conf.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError):
+    for conf in (paths.repo_root() / "conf.py", Path(__file__).resolve().parents[3] / "conf.py"):
+        try:
+            tree = ast.parse(conf.read_text(encoding="utf-8"))
+            break
+        except (OSError, SyntaxError):
+            continue
+    else:
         return DEFAULT_EXTENSIONS
     for node in tree.body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1

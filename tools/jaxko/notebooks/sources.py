@@ -130,7 +130,9 @@ def read_ipynb_text(text: str, path: Path | str) -> nbformat.NotebookNode:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return nbformat.reads(text, as_version=NOTEBOOK_VERSION)
+            # Schema slips are captured, not logged (see above).
+            return nbformat.reads(text, as_version=NOTEBOOK_VERSION,
+                                  capture_validation_error={})
     except Exception as err:  # nbformat raises assorted errors on odd structures
         raise UserError(f"not a valid notebook ({err})", path) from None
 

@@ -54,10 +54,12 @@ class NotebookResult:
     seconds: float = 0.0
     cell: int | None = None  # failing cell, numbered from 1
     error: str = ""  # the failure's last line, or why it was skipped
+    executed: bool = False  # run by nbmake in this verify
 
     def as_dict(self) -> dict:
         return {"notebook": self.notebook, "status": self.status,
-                "seconds": round(self.seconds, 2), "cell": self.cell, "error": self.error}
+                "seconds": round(self.seconds, 2), "cell": self.cell, "error": self.error,
+                "executed": self.executed}
 
 
 @dataclass
@@ -80,10 +82,10 @@ class VerifyReport:
     @property
     def sum_seconds(self) -> float:
         """Sequential sum of the notebooks executed in this run."""
-        return sum(r.seconds for r in self.results if r.status in ("passed", "failed"))
+        return sum(r.seconds for r in self.results if r.executed)
 
     def as_dict(self) -> dict:
-        executed = [r for r in self.results if r.status in ("passed", "failed")]
+        executed = [r for r in self.results if r.executed]
         slowest = max(executed, key=lambda r: r.seconds, default=None)
         return {
             "platform": self.platform, "workers": self.workers,
@@ -254,7 +256,8 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
         support = [source.path.parent / name for name in scope.support_files(source.rel)]
         missing = [p for p in support if not p.exists()]
         if missing:
-            names = ", ".join(p.relative_to(srcdir).as_posix() for p in missing)
+            names = ", ".join(p.relative_to(srcdir).as_posix() + ("/" if not p.suffix else "")
+                              for p in missing)
             results[source.rel] = NotebookResult(
                 source.rel, "skipped",
                 error=f"needs {names} beside it, which the staged upstream lacks (the offline "
@@ -441,15 +444,16 @@ def _result(job: _Job, executed: Path, event: dict | None) -> NotebookResult:
                                                    "rerun with --workers 1)")
     seconds = float(event.get("seconds", 0.0))
     if event.get("outcome") == "passed":
-        return NotebookResult(rel, "passed", seconds)
+        return NotebookResult(rel, "passed", seconds, executed=True)
     cell, error = _failure(executed)
-    return NotebookResult(rel, "failed", seconds, cell, error or event.get("summary", ""))
+    return NotebookResult(rel, "failed", seconds, cell, error or event.get("summary", ""),
+                          executed=True)
 
 
 def _failure(executed: Path) -> tuple[int | None, str]:
     """The failing cell (from 1) and its error's last line, read from the executed notebook."""
     try:
-        notebook = nbformat.read(str(executed), as_version=4)
+        notebook = nbformat.read(str(executed), as_version=4, capture_validation_error={})
     except Exception:  # not written back (kernel died): the pytest summary has to do
         return None, ""
     last_error = None
@@ -507,7 +511,7 @@ def write_json(report: VerifyReport, path: Path) -> None:
 def format_table(report: VerifyReport) -> str:
     rows = [("notebook", "status", "seconds", "cell", "error / reason")]
     for r in report.results:
-        seconds = f"{r.seconds:.1f}" if r.status in ("passed", "failed", "cached") else ""
+        seconds = f"{r.seconds:.1f}" if r.executed or r.status == "cached" else ""
         rows.append((r.notebook, r.status, seconds, str(r.cell or ""), r.error))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = []
@@ -517,7 +521,7 @@ def format_table(report: VerifyReport) -> str:
         lines.append("  ".join(cells).rstrip())
     data = report.as_dict()
     counts = data["counts"]
-    executed = counts["passed"] + counts["failed"]
+    executed = sum(1 for r in report.results if r.executed)
     summary = (f"{len(report.results)} notebooks ({report.platform}): {counts['passed']} passed, "
                f"{counts['cached']} cached, {counts['failed']} failed, "
                f"{counts['skipped']} skipped; wall {report.wall_seconds:.1f} s")
