@@ -1,0 +1,224 @@
+"""The Korean site: build speed, rebuild after one .po edit, Korean search recall.
+
+`python benchmarks/bench_site.py [speed] [rebuild] [search]` (all three by default;
+`make bench` runs it as `run.py site`). Prints markdown for BENCHMARKS.md.
+
+* speed: a fresh `jaxko site build --no-execute` of the narrative scope in Korean and
+  the same build with `--language en`, in the same run (notebook execution left out:
+  it is the same for both languages and cached after the first build).
+* rebuild: after the Korean build, one message of one catalog changes (a copy of
+  locale/ under _build/bench, so the committed catalogs stay untouched) and the site
+  is built again: seconds, and how many HTML pages were written again.
+* search: 40 queries (two-syllable nouns, longer nouns, nouns typed with a particle,
+  mixed Korean/English) run by Sphinx's own searchtools.js in Node against the built
+  index, once with jaxko's Korean search and once with Sphinx's fallback for 'ko'
+  (the same doctrees written again with `-D jaxko_korean_search=0`). A page is
+  relevant when its text has every query word at the start of a word (배열 in
+  배열을); recall is over relevant pages, averaged over queries that have any.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from jaxko import paths  # noqa: E402
+from jaxko.extract import sphinx_env  # noqa: E402
+from jaxko.site import build as site_build  # noqa: E402
+
+BENCH = ROOT / "_build" / "bench"
+EDITED_CATALOG = "automatic-differentiation.po"
+
+QUERIES: dict[str, list[tuple[str, tuple[str, ...]]]] = {
+    # (query as typed, the words a relevant page must contain)
+    "two-syllable noun": [(q, (q,)) for q in (
+        "함수", "설치", "파일", "계산", "변환", "미분", "코드", "배치", "인자", "출력",
+        "루프", "연산", "입력", "오류", "성능", "예제", "버전", "결과")],
+    "longer noun": [(q, (q,)) for q in (
+        "파이썬", "인덱스", "라이브러리", "컨테이너", "프로그램", "트레이스", "가이드", "컴파일")],
+    "noun with particle": [
+        ("함수를", ("함수",)), ("파일을", ("파일",)), ("계산의", ("계산",)), ("변환은", ("변환",)),
+        ("코드로", ("코드",)), ("인자가", ("인자",)), ("배열을", ("배열",)), ("루프에서", ("루프",))],
+    "mixed": [
+        ("jit 컴파일", ("jit", "컴파일")), ("JAX 함수", ("jax", "함수")),
+        ("vmap 배치", ("vmap", "배치")), ("grad 미분", ("grad", "미분")),
+        ("GPU 설치", ("gpu", "설치")), ("pip 설치", ("pip", "설치"))],
+}
+
+
+def build_site(outdir: Path, *, language: str, locale: Path, overrides=None) -> site_build.SiteResult:
+    return site_build.build(execute=False, language=language, outdir=outdir, locale_dir=locale,
+                            overrides=overrides)
+
+
+def fresh(*dirs: Path) -> None:
+    for path in dirs:
+        shutil.rmtree(path, ignore_errors=True)
+        shutil.rmtree(path.parent / ".doctrees" / path.name, ignore_errors=True)
+
+
+def html_mtimes(outdir: Path) -> dict[str, float]:
+    return {str(p.relative_to(outdir)): p.stat().st_mtime_ns for p in outdir.rglob("*.html")}
+
+
+def bench_speed(locale: Path) -> list[str]:
+    ko, en = BENCH / "html-ko", BENCH / "html-en"
+    fresh(ko, en)
+    ko_result = build_site(ko, language="ko", locale=locale)
+    en_result = build_site(en, language="en", locale=locale)
+    ratio = ko_result.seconds / en_result.seconds
+    return [
+        "### Build speed (fresh build, narrative scope, no notebook execution)\n",
+        "| build | command | pages | wall (s) |", "|---|---|---:|---:|",
+        f"| Korean | `jaxko site build --no-execute --no-notebooks` | {ko_result.pages} | {ko_result.seconds:.1f} |",
+        f"| English | `jaxko site build --no-execute --no-notebooks --language en` | {en_result.pages} | {en_result.seconds:.1f} |",
+        "",
+        f"Korean / English: **{ratio:.2f}x** (Korean: {len(ko_result.i18n_warnings)} i18n warnings, "
+        f"{len(ko_result.warnings)} warnings in all, all on the accepted list: "
+        f"{not ko_result.unexpected}).\n",
+    ]
+
+
+def bench_rebuild(locale: Path) -> list[str]:
+    ko = BENCH / "html-ko"
+    if not (ko / "index.html").is_file():
+        build_site(ko, language="ko", locale=locale)
+    # A rebuild with nothing changed first: the baseline of an incremental build.
+    before = html_mtimes(ko)
+    noop = build_site(ko, language="ko", locale=locale)
+    noop_pages = sum(1 for k, v in html_mtimes(ko).items() if before.get(k) != v)
+    import polib
+    catalog = locale / "ko" / "LC_MESSAGES" / EDITED_CATALOG
+    po = polib.pofile(str(catalog))
+    entry = next(e for e in po if e.msgstr and not e.obsolete)
+    entry.msgstr = entry.msgstr + " (벤치마크 수정)"
+    po.save(str(catalog))
+    before = html_mtimes(ko)
+    result = build_site(ko, language="ko", locale=locale)
+    written = sorted(k for k, v in html_mtimes(ko).items() if before.get(k) != v)
+    return [
+        "### Rebuild after editing one `.po`\n",
+        "| change | wall (s) | HTML pages written again |", "|---|---:|---:|",
+        f"| nothing | {noop.seconds:.1f} | {noop_pages} |",
+        f"| one msgstr in `{EDITED_CATALOG}` | {result.seconds:.1f} | {len(written)} |",
+        "",
+        f"Pages written again after the edit: {', '.join(written)}. Sphinx re-reads the "
+        "document whose catalog changed (and the 번역 현황 page, which depends on every "
+        "catalog); the others it writes again when their navigation or an incoming "
+        "reference title could have changed.\n",
+    ]
+
+
+def _article_text(path: Path) -> str:
+    html = path.read_text(encoding="utf-8")
+    match = re.search(r"<article.*?</article>", html, re.S)
+    text = re.sub(r"<[^>]+>", " ", match.group(0) if match else html)
+    return re.sub(r"\s+", " ", text)
+
+
+def relevant_pages(outdir: Path, words: tuple[str, ...], texts: dict[str, str]) -> set[str]:
+    found = set()
+    for docname, text in texts.items():
+        ok = True
+        for word in words:
+            if re.search(r"[가-힣]", word):
+                pattern = rf"(?<![가-힣]){re.escape(word)}"
+                ok &= bool(re.search(pattern, text))
+            else:
+                ok &= bool(re.search(rf"(?i)\b{re.escape(word)}\b", text))
+        if ok:
+            found.add(docname)
+    return found
+
+
+def run_queries(outdir: Path, queries: list[str]) -> dict[str, list[str]]:
+    proc = subprocess.run(["node", str(ROOT / "benchmarks" / "search_queries.js"), str(outdir)],
+                          input=json.dumps(queries, ensure_ascii=False), capture_output=True,
+                          text=True, check=True)
+    return json.loads(proc.stdout)
+
+
+def bench_search(locale: Path) -> list[str]:
+    ko = BENCH / "html-ko"
+    if not (ko / "index.html").is_file():
+        build_site(ko, language="ko", locale=locale)
+    fallback = BENCH / "html-ko-fallback"
+    shutil.rmtree(fallback, ignore_errors=True)
+    # The same doctrees written again with Sphinx's own fallback for 'ko'.
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(ROOT),
+           "-d", str(BENCH / ".doctrees" / "html-ko"), "-D", "language=ko",
+           "-D", f"locale_dirs={locale}", "-D", "jaxko_korean_search=0",
+           str(paths.staged_docs(ROOT)), str(fallback)]
+    subprocess.run(cmd, env=sphinx_env("narrative", "off", paths.staged_docs(ROOT)), check=True)
+    texts = {str(p.relative_to(ko).with_suffix("")): _article_text(p) for p in ko.rglob("*.html")
+             if p.name not in ("search.html", "genindex.html")}
+    all_queries = [q for rows in QUERIES.values() for q, _ in rows]
+    ours = run_queries(ko, all_queries)
+    theirs = run_queries(fallback, all_queries)
+    lines = ["### Korean search recall\n",
+             f"{len(all_queries)} queries, Sphinx's searchtools.js in Node "
+             "(`benchmarks/search_queries.js`) against each build's searchindex.js.\n",
+             "| query kind | queries | with relevant pages | recall, jaxko Korean search | "
+             "recall, Sphinx fallback |", "|---|---:|---:|---:|---:|"]
+    detail = ["", "<details><summary>Per query: relevant pages, found by jaxko / by the "
+              "fallback</summary>\n", "| query | relevant | jaxko | fallback |",
+              "|---|---:|---:|---:|"]
+    totals = {"n": 0, "ours": 0.0, "theirs": 0.0}
+    for kind, rows in QUERIES.items():
+        recalls_ours, recalls_theirs = [], []
+        for query, words in rows:
+            relevant = relevant_pages(ko, words, texts)
+            hit_ours = len(relevant & set(ours[query]))
+            hit_theirs = len(relevant & set(theirs[query]))
+            detail.append(f"| {query} | {len(relevant)} | {hit_ours} | {hit_theirs} |")
+            if relevant:
+                recalls_ours.append(hit_ours / len(relevant))
+                recalls_theirs.append(hit_theirs / len(relevant))
+        n = len(recalls_ours)
+        mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
+        lines.append(f"| {kind} | {len(rows)} | {n} | {mean(recalls_ours):.2f} | "
+                     f"{mean(recalls_theirs):.2f} |")
+        totals["n"] += n
+        totals["ours"] += sum(recalls_ours)
+        totals["theirs"] += sum(recalls_theirs)
+    if totals["n"]:
+        lines.append(f"| **all** | {len(all_queries)} | {totals['n']} | "
+                     f"**{totals['ours'] / totals['n']:.2f}** | "
+                     f"**{totals['theirs'] / totals['n']:.2f}** |")
+    detail.append("\n</details>\n")
+    return lines + detail
+
+
+def main(argv: list[str]) -> int:
+    wanted = argv or ["speed", "rebuild", "search"]
+    BENCH.mkdir(parents=True, exist_ok=True)
+    locale = BENCH / "locale"
+    shutil.rmtree(locale, ignore_errors=True)
+    shutil.copytree(paths.locale_dir(ROOT), locale)
+    out = ["## Site\n",
+           f"Machine: {platform.machine()}, {shutil.os.cpu_count()} cores, Python "
+           f"{platform.python_version()}. Command: `python benchmarks/bench_site.py "
+           f"{' '.join(wanted)}` (a copy of locale/ under _build/bench).\n"]
+    started = time.perf_counter()
+    if "speed" in wanted:
+        out += bench_speed(locale)
+    if "rebuild" in wanted:
+        out += bench_rebuild(locale)
+    if "search" in wanted:
+        out += bench_search(locale)
+    out.append(f"(benchmark wall time {time.perf_counter() - started:.0f} s)\n")
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
