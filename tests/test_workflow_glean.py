@@ -15,13 +15,14 @@ from jaxko.workflow import codesync, glean
 from conftest import FIXTURES
 
 GUIDE = FIXTURES / "workflow" / "glean" / "guide.po"
+GLOSSARY = ["--glossary", str(FIXTURES / "workflow" / "glossary" / "ko.yaml")]
 
 
 @pytest.fixture
 def result(tmp_path, capsys) -> tuple[dict[str, polib.POEntry], dict[str, polib.POEntry], dict]:
     target = tmp_path / "guide.po"
     shutil.copy(GUIDE, target)
-    assert main(["glean", str(target), "--format", "json"]) == 0
+    assert main(["glean", str(target), *GLOSSARY, "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     by_location = lambda path: {e.occurrences[0][0] + ":" + e.occurrences[0][1]: e  # noqa: E731
                                 for e in polib.pofile(str(path))}
@@ -80,10 +81,10 @@ def test_code_cell_comments_carried_as_fuzzy(result):
 def test_second_run_changes_nothing(tmp_path, capsys):
     target = tmp_path / "guide.po"
     shutil.copy(GUIDE, target)
-    assert main(["glean", str(target)]) == 0
+    assert main(["glean", str(target), *GLOSSARY]) == 0
     capsys.readouterr()
     once = target.read_bytes()
-    assert main(["glean", str(target), "--format", "json"]) == 0
+    assert main(["glean", str(target), *GLOSSARY, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["changed"] == []
     assert target.read_bytes() == once
 
@@ -91,7 +92,7 @@ def test_second_run_changes_nothing(tmp_path, capsys):
 def test_dry_run_and_no_code(tmp_path, capsys):
     target = tmp_path / "guide.po"
     shutil.copy(GUIDE, target)
-    assert main(["glean", str(target), "--dry-run", "--no-code", "--format", "json"]) == 0
+    assert main(["glean", str(target), *GLOSSARY, "--dry-run", "--no-code", "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["gleaned"], report["code_synced"]) == (4, 0)
     assert target.read_bytes() == GUIDE.read_bytes()
@@ -118,3 +119,12 @@ def test_particle_rule_veto_keeps_fuzzy(tmp_path):
 ])
 def test_codesync_cases(old, new, translation, expected):
     assert codesync.carry(old, new, translation) == expected
+
+
+def test_particle_rule_reports_only_new_findings():
+    check = glean.particle_rule_check(None)
+    entry = polib.POEntry(msgid="JAX and ``jax.jit``.", occurrences=[("a.rst", "1")],
+                          msgstr="JAX을 쓰고 ``jax.jit``\\ 을 쓰세요.")   # JAX을: already wrong
+    assert check(entry, "JAX을 쓰고 ``jax.grad``\\ 를 쓰세요.") == []
+    found = check(entry, "JAX을 쓰고 ``jax.grad``\\ 을 쓰세요.")
+    assert len(found) == 1 and "jax.grad" in found[0]

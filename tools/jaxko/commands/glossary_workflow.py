@@ -36,8 +36,8 @@ def register_rename(actions) -> None:
                         help="another old rendering to rewrite (repeatable)")
     parser.add_argument("--inside-words", action="store_true",
                         help="also rewrite inside longer words (역컨볼루션 -> 역합성곱)")
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
-                        help="catalogs or folders (default: locale/ko)")
+    parser.add_argument("--catalogs", dest="paths", action="append", type=Path, metavar="PATH",
+                        help="catalogs or folders to rewrite (default: locale/ko; repeatable)")
     parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     _glossary_option(parser)

@@ -141,7 +141,7 @@ def _shown(path: Path | None, root: Path | None) -> str:
     try:
         return path.resolve().relative_to(root.resolve()).as_posix() if root else path.as_posix()
     except ValueError:
-        return path.as_posix()
+        return path.as_posix().lstrip("/")
 
 
 def plan_rename(glossary_path: Path, en: str, new: str, paths: Iterable[Path], *,
@@ -312,7 +312,8 @@ class Candidate:
     key: str = ""                       # the phrase with its last word singular
 
     def as_dict(self) -> dict:
-        return {"phrase": self.phrase, "count": self.count, "documents": self.documents,
+        return {"phrase": self.phrase, "key": self.key, "count": self.count,
+                "documents": self.documents,
                 "score": round(self.score, 2),
                 "renderings": [{"text": t, "messages": n} for t, n in self.renderings],
                 "contexts": [{"en": en, "ko": ko} for en, ko in self.contexts]}
@@ -407,7 +408,8 @@ def suggest(paths: Iterable[Path], terms: glossary.Glossary, *, min_count: int =
                         continue
                     gram = words[i:i + n]
                     lower = lowered[i:i + n]
-                    if lower[0] in STOPWORDS or lower[-1] in STOPWORDS:
+                    if lower[0] in STOPWORDS or lower[-1] in STOPWORDS or \
+                            any(w in STOPWORDS and w != "of" for w in lower[1:-1]):
                         continue
                     if n == 1 and (len(lower[0]) < 4 or not gram[0].isalpha()):
                         continue
@@ -462,11 +464,12 @@ def _renderings(phrase: str, found: list[tuple[str, str]], korean_df: Counter,
         local.update({_stem(w) for w in _HANGUL.findall(msgstr)})
     scored = []
     for word, n in local.items():
-        if len(word) < 2 or (n < 2 and len(found) > 1):
+        share = n / len(found)
+        if len(word) < 2 or (n < 2 and len(found) > 1) or share < 0.3:
             continue
-        lift = (n / len(found)) / max(korean_df[word] / max(total, 1), 1e-9)
-        if lift >= 2 or len(found) == 1:
-            scored.append((n * math.log(1 + lift), word, n))
+        # Words common in this term's messages but rare elsewhere (smoothed idf).
+        idf = 1 + math.log((total + 1) / (korean_df[word] + 1))
+        scored.append((share * idf, word, n))
     scored.sort(reverse=True)
     result = [(word, n) for _, word, n in scored[:3]]
     if kept:
