@@ -283,3 +283,24 @@ def test_cli_reports_bad_input_in_one_line(tmp_path):
 def test_cli_help():
     proc = run_jaxko("site", "build", "--help")
     assert proc.returncode == 0 and "--no-execute" in proc.stdout
+
+
+def test_changed_credits_reach_the_page_in_an_incremental_build(tmp_path):
+    """assignments.yaml is no Sphinx input; the banner must follow it all the same."""
+    locale = tmp_path / "locale"
+    shutil.copytree(SITE / "locale", locale)
+    docs = _copy_docs(tmp_path)
+    kwargs = dict(execute=False, srcdir=docs, outdir=tmp_path / "html", locale_dir=locale,
+                  glossary=SITE / "glossary.yaml", overrides={"jaxko_search_morphology": "0"})
+    site_build.build(**kwargs)
+    assert "번역: 김역자" in page_at(tmp_path / "html", "guide")
+    assignments = locale / "ko" / "assignments.yaml"
+    assignments.write_text(assignments.read_text(encoding="utf-8").replace(
+        "translator: 김역자\n", "translator: 최새역자\n", 1), encoding="utf-8")
+    site_build.build(**kwargs)
+    html = page_at(tmp_path / "html", "guide")
+    assert "번역: 최새역자" in html and "김역자" not in html
+
+
+def page_at(outdir: Path, name: str) -> str:
+    return (outdir / f"{name}.html").read_text(encoding="utf-8")

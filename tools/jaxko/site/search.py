@@ -243,7 +243,8 @@ class SearchKorean(SearchLanguage):
     lang = "ko"
     language_name = "Korean"
     js_stemmer_code = JS_STEMMER
-    stopwords = set(english_stopwords)
+    # The browser skips these query words too, so "배열 및 함수" still finds pages.
+    stopwords = set(english_stopwords) | KOREAN_STOPWORDS
 
     def init(self, options: dict) -> None:
         # Kiwi loads on first use: builders that never index (gettext) never pay for it.

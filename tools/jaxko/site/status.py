@@ -118,6 +118,29 @@ def _builder_inited(app) -> None:
     app._jaxko_stats = load_stats(app) if is_translated_html(app) else {}
 
 
+def banner_signature(app, docname: str) -> tuple:
+    """What a page's banner shows; a change makes Sphinx write the page again."""
+    item = getattr(app, "_jaxko_stats", {}).get(docname)
+    if item is None:
+        return ()
+    return (item.counts.translated, item.counts.messages, item.translators, item.reviewers,
+            korean_notebook(app, docname) is not None)
+
+
+def _outdated(app, env, added, changed, removed) -> list[str]:
+    """Pages whose credits or download changed (assignments.yaml is no Sphinx input)."""
+    previous = getattr(env, "jaxko_banner_signatures", None)
+    if previous is None:
+        return []
+    return sorted(name for name in env.found_docs
+                  if name not in added and name not in changed
+                  and previous.get(name, ()) != banner_signature(app, name))
+
+
+def _remember(app, env) -> None:
+    env.jaxko_banner_signatures = {name: banner_signature(app, name) for name in env.found_docs}
+
+
 def _page_context(app, pagename, templatename, context, doctree) -> None:
     item = getattr(app, "_jaxko_stats", {}).get(pagename)
     if item is None or doctree is None or "body" not in context:
@@ -158,5 +181,7 @@ def setup(app):
         app.add_config_value("jaxko_upstream_docs_url", "https://docs.jax.dev/en/latest/", "html")
     app.connect("builder-inited", _builder_inited)
     app.connect("html-page-context", _page_context)
+    app.connect("env-get-outdated", _outdated)
+    app.connect("env-updated", _remember)
     app.connect("build-finished", _copy_notebooks)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
