@@ -10,7 +10,7 @@ from jaxko.check.message import Message
 from jaxko.check.registry import Hit, rule
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-_ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ ,;]+[A-Za-z][A-Za-z'’-]*){5,}")
+_ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ ,;]+[A-Za-z][A-Za-z'’-]*){4,}")
 _HANGUL = re.compile(r"[가-힣]")
 MIN_WORDS = 5
 
@@ -41,7 +41,7 @@ def untranslated(message: Message, context: Context):
 
 @rule("leftover.english", severity="warning")
 def english_remainder(message: Message, context: Context):
-    """A translated msgstr still holds a run of six or more English words from its msgid.
+    """A translated msgstr still holds a run of five or more English words from its msgid.
 
     Bad::
 

@@ -88,13 +88,13 @@ def link_kept(message: Message, context: Context):
 
         location: installation.md:40
         msgid: Read the [installation guide](installation.md#pip).
-        msgstr: [설치 안내](installation.md)를 읽으세요.
+        msgstr: "[설치 안내](installation.md)를 읽으세요."
 
     Good::
 
         location: installation.md:40
         msgid: Read the [installation guide](installation.md#pip).
-        msgstr: [설치 안내](installation.md#pip)를 읽으세요.
+        msgstr: "[설치 안내](installation.md#pip)를 읽으세요."
     """
     kinds = (inline.LINK, inline.IMAGE, inline.REFERENCE, inline.URL)
     source = Counter((i.kind, inline.normalise_url(i.target)) for i in msgid_inlines(message)

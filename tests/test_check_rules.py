@@ -1,0 +1,66 @@
+"""Every registered rule: its documented Bad example fires, its Good example stays clean,
+and the translator guide (docs/checks.md) lists it with those examples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jaxko.check.examples import run_example
+from jaxko.check.registry import RULES, rule
+from jaxko.check.runner import load_rules_modules
+
+load_rules_modules()
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "checks.md"
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_bad_example_fires(name):
+    rule_ = RULES[name]
+    examples = rule_.examples("Bad")
+    assert examples, f"{name} has no Bad:: example"
+    for example in examples:
+        assert run_example(rule_, example), f"{name}: Bad example found nothing: {example}"
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_good_example_stays_clean(name):
+    rule_ = RULES[name]
+    examples = rule_.examples("Good")
+    assert examples, f"{name} has no Good:: example"
+    for example in examples:
+        assert run_example(rule_, example) == [], f"{name}: Good example has findings"
+
+
+def test_families_cover_the_issues():
+    families = {r.family for r in RULES.values()}
+    assert {"glossary", "particle", "markup", "safety", "code", "consistency", "leftover",
+            "syntax"} <= families
+
+
+def test_a_rule_without_examples_cannot_register():
+    with pytest.raises(ValueError, match="Bad:: and Good::"):
+        @rule("test.no-examples")
+        def undocumented(message, context):
+            """Nothing to show."""
+            yield from ()
+    with pytest.raises(ValueError, match="family.name"):
+        rule("NoDot")
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_guide_lists_rule_with_its_examples(name):
+    text = GUIDE.read_text(encoding="utf-8")
+    assert f"`{name}`" in text, f"docs/checks.md does not list {name}; run `python -m jaxko.check.guide`"
+    for kind in ("Bad", "Good"):
+        for example in RULES[name].examples(kind):
+            for entry in example.get("entries", [example]):
+                assert str(entry["msgstr"]).splitlines()[0] in text
+
+
+def test_guide_is_up_to_date():
+    from jaxko.check.guide import render
+
+    assert GUIDE.read_text(encoding="utf-8") == render(), \
+        "docs/checks.md is stale; run `.venv/bin/python -m jaxko.check.guide`"
