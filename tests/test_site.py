@@ -304,3 +304,32 @@ def test_changed_credits_reach_the_page_in_an_incremental_build(tmp_path):
 
 def page_at(outdir: Path, name: str) -> str:
     return (outdir / f"{name}.html").read_text(encoding="utf-8")
+
+
+def test_notebooks_execute_once_then_come_from_the_cache(tmp_path):
+    """`jaxko site build` (execute=True): real execution, then MyST-NB's cache."""
+    import subprocess
+    import sys
+
+    from jaxko.extract import sphinx_env
+
+    docs = _copy_docs(tmp_path)
+    cache = tmp_path / "jupyter_cache"
+
+    def build(outdir: Path) -> str:
+        cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(FIXTURES.parents[1]),
+               "-d", str(outdir) + ".doctrees", "-D", "language=ko",
+               "-D", f"locale_dirs={SITE / 'locale'}", "-D", f"nb_execution_cache_path={cache}",
+               "-D", "jaxko_search_morphology=0", str(docs), str(outdir)]
+        proc = subprocess.run(cmd, env=sphinx_env("narrative", "cache", docs),
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout + proc.stderr
+
+    first = build(tmp_path / "first")
+    assert "Executed notebook" in first and "Using cached notebook" not in first
+    # the output of real execution (the MyST notebook has no stored outputs)
+    assert re.search(r"<pre><span></span>5\.0\s*</pre>", page_at(tmp_path / "first", "mystnb"))
+    second = build(tmp_path / "second")  # a fresh output, the same cache
+    assert "Using cached notebook" in second and "Executed notebook" not in second
+    assert re.search(r"<pre><span></span>5\.0\s*</pre>", page_at(tmp_path / "second", "mystnb"))
