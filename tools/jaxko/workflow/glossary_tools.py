@@ -14,13 +14,10 @@
 
 from __future__ import annotations
 
-import csv
 import difflib
-import io
 import json
 import math
 import re
-import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -515,6 +512,9 @@ def export_json(terms: glossary.Glossary) -> str:
 
 def export_csv(terms: glossary.Glossary) -> str:
     """CSV with Weblate's/translate-toolkit's column names first (source, target, ...)."""
+    import csv
+    import io
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["source", "target", "developer_comments", "variants", "forbidden",
@@ -539,6 +539,8 @@ def export_tbx(terms: glossary.Glossary) -> str:
     The agreed rendering is ``preferredTerm-admn-sts``, variants ``admittedTerm``,
     forbidden ones ``deprecatedTerm``; a kept term's Korean entry is the English itself.
     """
+    import xml.etree.ElementTree as ET
+
     root = ET.Element("martif", {"type": "TBX-Basic", "xml:lang": "en"})
     header = ET.SubElement(root, "martifHeader")
     file_desc = ET.SubElement(header, "fileDesc")

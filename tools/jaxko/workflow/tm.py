@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Iterable
 
 import polib
-from rapidfuzz import fuzz, process
 
 from jaxko import catalogs
 
@@ -79,6 +78,8 @@ class Memory:
         choices = [text for _, text in self._near[start:stop] if text != msgid]
         if not choices:
             return None
+        from rapidfuzz import fuzz, process   # C++ edit distance; imported when first needed
+
         found = process.extractOne(msgid, choices, scorer=fuzz.ratio, processor=None,
                                    score_cutoff=threshold * 100)
         if found is None:
