@@ -1,0 +1,152 @@
+"""`jaxko notebooks verify`: the Korean fixture notebooks executed on real JAX with nbmake.
+
+Each test builds into its own project root (JAXKO_ROOT), so caches never mix; the
+fixture notebooks take a few seconds each (kernel start and `import jax`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from jaxko import catalogs
+from jaxko.errors import UserError
+from jaxko.notebooks import build, verify
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "notebooks"
+DOCS = FIXTURES / "docs"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    shutil.copytree(FIXTURES / "locale", tmp_path / "locale")
+    monkeypatch.setenv("JAXKO_ROOT", str(tmp_path))
+    return tmp_path
+
+
+def _build(project: Path, **kwargs) -> build.BuildSummary:
+    return build.build(srcdir=DOCS, locale_dir=project / "locale",
+                       out_dir=project / "_build" / "notebooks" / "ko", **kwargs)
+
+
+def _verify(**kwargs) -> verify.VerifyReport:
+    kwargs.setdefault("workers", 1)
+    return verify.verify(srcdir=DOCS, **kwargs)
+
+
+def _by_name(report: verify.VerifyReport) -> dict[str, verify.NotebookResult]:
+    return {r.notebook: r for r in report.results}
+
+
+def _edit_msgstr(project: Path, msgid_part: str, old: str, new: str) -> None:
+    path = project / "locale" / "ko" / "LC_MESSAGES" / "tiny.po"
+    po = catalogs.load(path)
+    entry = next(e for e in po if msgid_part in e.msgid)
+    entry.msgstr = entry.msgstr.replace(old, new)
+    catalogs.save(po, path)
+
+
+def test_translated_notebooks_pass_and_the_pass_is_cached(project):
+    _build(project)
+    first = _verify(workers=2)  # the parallel path (pytest-xdist)
+    results = _by_name(first)
+    assert results["tiny.ipynb"].status == "passed"  # its raises-exception cell raised
+    assert results["myst_tiny.md"].status == "passed"
+    assert results["tiny.ipynb"].executed and results["tiny.ipynb"].seconds > 0
+    # Excluded notebooks are reported, with upstream's reason, and never run.
+    skipped = results["notebooks/convolutions.ipynb"]
+    assert (skipped.status, skipped.executed) == ("skipped", False)
+    assert skipped.error.startswith("network:")
+    assert not first.failed
+
+    again = _by_name(_verify())
+    assert again["tiny.ipynb"].status == "cached"
+    assert again["myst_tiny.md"].status == "cached"
+
+    # A changed code cell (a new comment translation) invalidates that notebook only.
+    _edit_msgstr(project, "def add_one", "# 모든 원소에 1을 더합니다.", "# 각 원소에 1을 더합니다.")
+    _build(project)
+    third = _by_name(_verify())
+    assert third["tiny.ipynb"].status == "passed" and third["tiny.ipynb"].executed
+    assert third["myst_tiny.md"].status == "cached"
+
+    forced = _by_name(_verify(force=True, only=["myst_tiny"]))
+    assert forced["myst_tiny.md"].status == "passed"
+
+    # Other options are other cache keys.
+    other = _by_name(_verify(timeout=300, only=["myst_tiny"]))
+    assert other["myst_tiny.md"].status == "passed"
+
+
+def test_planted_identifier_change_fails_static_check_then_execution(project, jaxko):
+    _edit_msgstr(project, "def add_one", "def add_one", "def 하나_더하기")
+    _build(project, static_check=False)  # written anyway, to be executed
+
+    env = {"JAXKO_ROOT": str(project)}
+    proc = jaxko("notebooks", "verify", "--srcdir", str(DOCS), "-n", "1", "tiny", env=env)
+    assert proc.returncode == 1
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("tiny.ipynb"))
+    assert row.split()[:3] == ["tiny.ipynb", "failed", "2"]  # not executed: no seconds
+    assert "static check: line 4: 'add_one' became '하나_더하기'" in row
+
+    proc = jaxko("notebooks", "verify", "--srcdir", str(DOCS), "-n", "1", "--no-static-check",
+                 "tiny", env=env)
+    assert proc.returncode == 1
+    report = json.loads((project / "_build" / "notebooks" / "report.json").read_text())
+    [result] = report["results"]
+    assert (result["status"], result["cell"], result["executed"]) == ("failed", 2, True)
+    assert result["error"] == "NameError: name 'add_one' is not defined"
+    junit = ElementTree.parse(project / "_build" / "notebooks" / "junit.xml").getroot()
+    [failure] = junit.iter("failure")
+    assert failure.get("message") == "cell 2: NameError: name 'add_one' is not defined"
+    # The failed run is no cached pass: fixing the catalog runs it again.
+    executed = project / "_build" / "notebooks" / "executed" / "tiny.ipynb"
+    assert "NameError" in executed.read_text(encoding="utf-8")
+
+
+def test_cell_that_raises_without_the_tag_fails_naming_the_cell(project, tmp_path):
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs)
+    text = (docs / "tiny.ipynb").read_text(encoding="utf-8")
+    (docs / "tiny.ipynb").write_text(text.replace('"raises-exception"', '"some-other-tag"'),
+                                     encoding="utf-8")
+    build.build(srcdir=docs, locale_dir=project / "locale",
+                out_dir=project / "_build" / "notebooks" / "ko", only=["tiny"])
+    report = verify.verify(srcdir=docs, workers=1, only=["tiny"])
+    [result] = report.results
+    assert (result.status, result.cell) == ("failed", 4)
+    assert result.error.startswith("TypeError: add got incompatible shapes")
+
+
+def test_not_built_is_a_failure_and_no_build_dir_is_exit_2(project, jaxko):
+    proc = jaxko("notebooks", "verify", "--srcdir", str(DOCS), env={"JAXKO_ROOT": str(project)})
+    assert proc.returncode == 2
+    [line] = proc.stderr.strip().splitlines()
+    assert "run `jaxko notebooks build` first" in line
+    _build(project, only=["myst_tiny"])
+    [result] = _verify(only=["tiny"]).results
+    assert (result.status, result.executed) == ("failed", False)
+    assert "not built" in result.error
+
+
+def test_gpu_platform_without_a_gpu_is_a_clear_error(project):
+    import jax
+
+    if any(d.platform == "gpu" for d in jax.devices()):
+        pytest.skip("this machine has a GPU")
+    _build(project, only=["myst_tiny"])
+    with pytest.raises(UserError, match=r"--platform gpu: JAX sees no GPU .*jax\[cuda12\]"):
+        _verify(platform="gpu", only=["myst_tiny"])
+
+
+def test_bad_options_are_exit_2(project, jaxko):
+    env = {"JAXKO_ROOT": str(project)}
+    for args in (["--platform", "tpu"], ["--timeout", "0"], ["--workers", "many"]):
+        _build(project, only=["myst_tiny"])
+        proc = jaxko("notebooks", "verify", "--srcdir", str(DOCS), *args, env=env)
+        assert proc.returncode == 2, args
+        assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
