@@ -53,3 +53,15 @@ def test_fmt_hook_fails_on_a_poedit_file(tmp_path):
     assert run_jaxko(*args, str(clean)).returncode == 0
     failed = run_jaxko(*args, str(clean), str(poedit))
     assert failed.returncode == 1 and str(poedit) in failed.stdout
+
+
+def test_translator_guide_commands_parse(capsys):
+    """Every `$ jaxko ...` line of the translator guide is a valid command line."""
+    guide = (ROOT / "docs" / "translator-guide.md").read_text(encoding="utf-8")
+    lines = [line.split("#")[0].strip()[2:] for line in guide.splitlines()
+             if line.startswith("$ jaxko ")]
+    assert len(lines) >= 12
+    for line in lines:
+        with pytest.raises(SystemExit) as exit_info:
+            main([*shlex.split(line)[1:], "--help"])
+        assert exit_info.value.code == 0, line
