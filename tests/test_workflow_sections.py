@@ -71,6 +71,7 @@ def toctree_entries(docs: Path, docname: str) -> list[str]:
 
 def test_every_catalog_has_a_section():
     names = [p.relative_to(CATALOGS).with_suffix("").as_posix() for p in CATALOGS.rglob("*.po")]
+    names = [n for n in names if n != "sphinx"]   # Sphinx's own messages, not a document
     assert len(names) >= 140
     unmapped = [n for n in names if sections.section_of(n) is sections.OTHER]
     assert unmapped == []

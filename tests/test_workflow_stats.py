@@ -43,8 +43,10 @@ def stats_json(capsys, *args: str) -> dict:
 def test_real_catalogs_match_polib(capsys):
     data = stats_json(capsys)
     catalogs_dir = ROOT / "locale" / "ko" / "LC_MESSAGES"
+    # sphinx.po overrides Sphinx's own messages; it is no document
     expected = {p.relative_to(catalogs_dir).with_suffix("").as_posix(): polib_counts(p)
-                for p in sorted(catalogs_dir.rglob("*.po"))}
+                for p in sorted(catalogs_dir.rglob("*.po")) if p.name != "sphinx.po"
+                or p.parent != catalogs_dir}
     assert len(data["documents"]) == len(expected) >= 140
     for doc in data["documents"]:
         want = expected[doc["document"]]

@@ -18,6 +18,10 @@ from jaxko.workflow import poscan
 
 SOURCE_SUFFIXES = (".ipynb", ".md", ".rst")
 
+# Catalogs in LC_MESSAGES that are not documents: ``sphinx.po`` overrides Sphinx's own
+# messages (its gettext domain), it translates no page.
+NOT_DOCUMENTS = frozenset({"sphinx"})
+
 
 @dataclass(frozen=True)
 class Document:
@@ -56,7 +60,8 @@ def scan_documents(catalogs_dir: Path, progress: bool = False) -> list[tuple[Doc
     """Every catalog under ``catalogs_dir`` as a document with its counts, sorted by docname."""
     if not catalogs_dir.is_dir():
         raise UserError("no catalogs here; run `jaxko update` or pass --locale-dir", catalogs_dir)
-    found = sorted(catalogs_dir.rglob("*.po"))
+    found = sorted(p for p in catalogs_dir.rglob("*.po")
+                   if docname_of(p, catalogs_dir) not in NOT_DOCUMENTS)
     staged = paths.staged_docs()
     staged = staged if staged.is_dir() else None
     items = found
