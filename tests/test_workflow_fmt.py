@@ -58,3 +58,12 @@ def test_broken_catalog_is_one_line_and_untouched(tmp_path):
     assert str(bad) in proc.stderr and "Traceback" not in proc.stderr
     assert bad.read_bytes() == data
     assert list(tmp_path.iterdir()) == [bad]  # no temporary files left behind
+
+
+def test_crlf_catalog_round_trips(tmp_path):
+    """A catalog saved with Windows line ends comes back with LF and the same content."""
+    target = tmp_path / "crlf.po"
+    target.write_bytes(POEDIT.read_bytes().replace(b"\n", b"\r\n"))
+    assert fmt.format_catalog(target).changed
+    assert b"\r" not in target.read_bytes()
+    assert fmt.content(polib.pofile(str(target))) == fmt.content(polib.pofile(str(POEDIT)))

@@ -48,14 +48,35 @@ class FmtResult:
     changed: bool          # reformatted (or, with check, would be)
 
 
+def _load(path: Path, current: bytes) -> polib.POFile:
+    """Load a catalog; Windows line ends (an editor's choice, not content) are read as LF."""
+    if b"\r\n" not in current:
+        return catalogs.load(path)
+    # catalogs.load reads `"...\r` as an unterminated string; parse an LF copy instead.
+    fd, tmp = tempfile.mkstemp(suffix=".po")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(current.replace(b"\r\n", b"\n"))
+        try:
+            catalog = catalogs.load(tmp)
+        except UserError as err:
+            raise UserError(err.message, path, err.line) from None
+    finally:
+        os.unlink(tmp)
+    catalog.fpath = str(path)
+    return catalog
+
+
 def format_catalog(path: Path, *, check: bool = False) -> FmtResult:
     """Rewrap one catalog; with ``check``, only report whether it would change."""
-    catalog = catalogs.load(path)
-    text = catalogs.render(catalog)
     try:
         current = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError("catalog not found", path) from None
     except OSError as err:
         raise UserError(f"cannot read: {err.strerror}", path) from None
+    catalog = _load(path, current)
+    text = catalogs.render(catalog)
     if current == text.encode("utf-8"):
         return FmtResult(path, False)
     if content(_parse_text(text)) != content(catalog):
