@@ -38,7 +38,7 @@ def test_moved_paragraph_and_near_match(work, capsys):
     assert main(["tm", "fill", str(work / "new_page.po"), "--memory", str(work),
                  "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert (report["exact"], report["near"]) == (1, 1)
+    assert (report["exact"], report["near"]) == (1, 2)
 
     new = entries(work / "new_page.po")
     # the paragraph that moved here is refilled from the old page's obsolete entry: translated
@@ -64,7 +64,7 @@ def test_never_overwrites(work, capsys):
     old_bytes = (work / "old_page.po").read_bytes()
     assert main(["tm", "fill", str(work), "--memory", str(work)]) == 0
     out = capsys.readouterr().out
-    assert "filled 1 exact (translated) and 1 near (fuzzy) in 1 of 3 catalogs" in out
+    assert "filled 1 exact (translated) and 2 near (fuzzy) in 1 of 3 catalogs" in out
     # translated, fuzzy-with-suggestion and fuzzy-without-msgstr entries stay as they were
     assert (work / "kept.po").read_bytes() == kept_bytes
     assert (work / "old_page.po").read_bytes() == old_bytes
@@ -75,7 +75,7 @@ def test_never_overwrites(work, capsys):
 def test_dry_run_and_exact_only(work, capsys):
     before = {p.name: p.read_bytes() for p in work.iterdir()}
     assert main(["tm", "fill", str(work), "--memory", str(work), "--dry-run"]) == 0
-    assert "would fill 1 exact (translated) and 1 near (fuzzy)" in capsys.readouterr().out
+    assert "would fill 1 exact (translated) and 2 near (fuzzy)" in capsys.readouterr().out
     assert {p.name: p.read_bytes() for p in work.iterdir()} == before
     assert main(["tm", "fill", str(work), "--memory", str(work), "--exact-only", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["near"] == 0
@@ -87,3 +87,15 @@ def test_threshold(work, capsys):
     assert json.loads(capsys.readouterr().out)["near"] == 0
     assert main(["tm", "fill", str(work), "--threshold", "3"]) == 2
     assert "out of range" in capsys.readouterr().err
+
+
+def test_code_near_match_carries_comments_onto_this_code(work, capsys):
+    assert main(["tm", "fill", str(work / "new_page.po"), "--memory", str(work)]) == 0
+    by_line = {e.occurrences[0][1]: e for e in polib.pofile(str(work / "new_page.po"))
+               if e.occurrences[0][0] == "new_page.ipynb"}
+    squares, ones = by_line["20002"], by_line["30002"]
+    # this cell's own code (arange(12)), the other cell's translated comments, still fuzzy
+    assert squares.msgstr == "# 숫자 몇 개의 제곱을 계산합니다\nx = jnp.arange(12)\ny = x ** 2  # 원소별"
+    assert squares.fuzzy and squares.tcomment.startswith("tm: ")
+    # the similar cell's translation added a comment: nothing safe to carry, no suggestion
+    assert ones.msgstr == "" and not ones.fuzzy

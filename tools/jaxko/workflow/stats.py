@@ -188,6 +188,8 @@ def _bar(percent: float, width: int = 10) -> str:
 
 def format_text(rep: Report) -> str:
     """potodo-like text: a heading per section, a line per document."""
+    if not rep.documents:
+        return "no documents match"
     lines: list[str] = []
     width = max((len(d.document.source) for d in rep.documents), default=10)
     for section, counts in rep.sections:

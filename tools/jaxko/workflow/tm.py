@@ -7,7 +7,10 @@
 * **Near**: otherwise, the most similar translated msgid (rapidfuzz ratio at or above a
   threshold) is offered as a *fuzzy* suggestion: its translation, the fuzzy flag, its
   English as the previous msgid (``#|``, so Poedit shows what differs) and a translator
-  comment naming where it came from. A suggestion is never marked translated.
+  comment naming where it came from. A suggestion is never marked translated. For code
+  (multi-line messages) the suggestion is this message's own code with the other
+  cell's translated comments carried onto it (:mod:`jaxko.workflow.codesync`), never
+  the other cell's code.
 
 Only reviewed text is remembered: fuzzy entries are never a source. Nothing that has a
 msgstr or a fuzzy flag is ever touched.
@@ -24,6 +27,7 @@ from typing import Iterable
 import polib
 
 from jaxko import catalogs
+from jaxko.workflow import codesync
 
 DEFAULT_THRESHOLD = 0.8
 # Near matches for very short messages ("Returns", "Example") are noise.
@@ -167,7 +171,14 @@ def fill_catalog(catalog: polib.POFile, memory: Memory, *, near: bool = True,
         if found is None:
             continue
         unit, ratio = found
-        entry.msgstr = unit.msgstr
+        suggestion = unit.msgstr
+        if "\n" in entry.msgid or "\n" in unit.msgid:
+            # Code: never offer another cell's code; carry its translated comments onto
+            # this cell's own code, or offer nothing.
+            suggestion = codesync.carry(unit.msgid, entry.msgid, unit.msgstr)
+            if suggestion is None:
+                continue
+        entry.msgstr = suggestion
         entry.flags.append("fuzzy")
         entry.previous_msgid = unit.msgid
         note = f"{COMMENT_PREFIX} {ratio:.0%} match from {unit.where}"
