@@ -282,8 +282,10 @@ def myst_text(read: sources.ReadNotebook, notebook: nbformat.NotebookNode) -> st
     for index, (old, new) in enumerate(zip(read.notebook.cells, notebook.cells)):
         if old.source == new.source or not old.source:
             continue
-        first = read.cell_lines[index] if read.cell_lines and index < len(read.cell_lines) else 0
-        at = text.find(old.source, max(position, starts[min(first, len(lines))] if first else position))
+        first_line = 0
+        if read.cell_lines and index < len(read.cell_lines):
+            first_line = min(read.cell_lines[index], len(lines))
+        at = text.find(old.source, max(position, starts[first_line]))
         if at < 0:
             at = text.find(old.source, position)
         if at < 0:

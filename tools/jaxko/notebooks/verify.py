@@ -153,7 +153,8 @@ def _kernel_env(platform: str, run_dir: Path) -> dict[str, str]:
     env["IPYTHONDIR"] = str(run_dir / "ipython")  # no personal startup files
     env["MPLBACKEND"] = "agg"
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
-    env.pop("PYTEST_ADDOPTS", None)
+    for name in [n for n in env if n.startswith("PYTEST_")]:  # e.g. an outer xdist worker's
+        env.pop(name)
     if platform == "cpu":
         env["JAX_PLATFORMS"] = "cpu"
     else:
