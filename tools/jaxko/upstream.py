@@ -141,7 +141,7 @@ def _sync_tree(source: Path, dest: Path, extra: dict[Path, Path] | None = None) 
     wanted: set[Path] = set()
     for rel, src in (extra or {}).items():
         wanted.add(rel)
-        copied += _sync_file(src, dest / rel)[0]
+        copied += _sync_file(src, dest / rel)
     for dirpath, dirnames, filenames in os.walk(source):
         dirnames[:] = sorted(d for d in dirnames if d not in NOT_STAGED and not d.startswith("."))
         rel_dir = Path(dirpath).relative_to(source)
@@ -150,22 +150,7 @@ def _sync_tree(source: Path, dest: Path, extra: dict[Path, Path] | None = None) 
                 continue
             rel = rel_dir / name
             wanted.add(rel)
-            src, dst = source / rel, dest / rel
-            st = src.stat()
-            try:
-                dt = dst.stat()
-                if dt.st_size == st.st_size and int(dt.st_mtime) == int(st.st_mtime):
-                    continue
-                if dt.st_size == st.st_size and dst.read_bytes() == src.read_bytes():
-                    continue
-            except FileNotFoundError:
-                pass
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            tmp = dst.with_name(f".{dst.name}.tmp")
-            shutil.copy2(src, tmp)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, dst)
-            copied += 1
+            copied += _sync_file(source / rel, dest / rel)
     if dest.is_dir():
         for path in sorted(dest.rglob("*"), reverse=True):
             rel = path.relative_to(dest)
@@ -226,8 +211,7 @@ def sync(source: str | None = None, *, repin: bool = False, tag: str | None = No
         dest = dest or paths.build_dir(root) / "upstream"
         extra = overlay_files(root / "overlay", tree / "docs")
         copied, removed = _sync_tree(tree / "docs", dest / "docs", extra)
-        changelog_copied, _ = _sync_file(tree / "CHANGELOG.md", dest / "CHANGELOG.md")
-        copied += changelog_copied
+        copied += _sync_file(tree / "CHANGELOG.md", dest / "CHANGELOG.md")
         if repin:
             commit = pin.commit
             if (tree / ".git").exists():
@@ -237,12 +221,18 @@ def sync(source: str | None = None, *, repin: bool = False, tag: str | None = No
     return SyncResult(source, dest, digest, copied, removed, repin)
 
 
-def _sync_file(src: Path, dst: Path) -> tuple[int, int]:
+def _sync_file(src: Path, dst: Path) -> bool:
+    """Copy one file atomically unless ``dst`` already has its content; True if copied.
+
+    copy2 keeps the source mtime, so equal size and mtime mean an earlier copy; only
+    then is the content compared, so re-staging an unchanged tree reads almost nothing.
+    """
     st = src.stat()
     try:
         dt = dst.stat()
-        if dt.st_size == st.st_size and dst.read_bytes() == src.read_bytes():
-            return 0, 0
+        if dt.st_size == st.st_size and (int(dt.st_mtime) == int(st.st_mtime)
+                                         or dst.read_bytes() == src.read_bytes()):
+            return False
     except FileNotFoundError:
         pass
     dst.parent.mkdir(parents=True, exist_ok=True)
@@ -250,7 +240,7 @@ def _sync_file(src: Path, dst: Path) -> tuple[int, int]:
     shutil.copy2(src, tmp)
     os.chmod(tmp, 0o644)
     os.replace(tmp, dst)
-    return 1, 0
+    return True
 
 
 def overlay_files(overlay: Path, docs_source: Path) -> dict[Path, Path]:
