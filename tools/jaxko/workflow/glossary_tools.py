@@ -293,6 +293,12 @@ try trying turn typical typically understand unless unlike usage useful usual us
 various version versions view whole wide will wish word words worth write writing
 written wrong yes yourself
 """.split())
+# Korean words (as stemmed by _stem) too common to be anyone's rendering of a term.
+KOREAN_STOPWORDS = frozenset("""
+있습니 있는 있으 있고 없습니 없는 같은 같이 것입니 것은 것을 이것 그것 이런 그런 다음 경우 때문
+입니 됩니 합니 하는 위해 대한 통해 모든 여러 어떤 이를 그리고 하지만 또는 예를
+에서 에는 에게 에도 까지 부터 처럼 보다 만큼
+""".split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*")
 
 
@@ -462,7 +468,7 @@ def _renderings(phrase: str, found: list[tuple[str, str]], korean_df: Counter,
     scored = []
     for word, n in local.items():
         share = n / len(found)
-        if len(word) < 2 or (n < 2 and len(found) > 1) or share < 0.3:
+        if len(word) < 2 or (n < 2 and len(found) > 1) or share < 0.3 or word in KOREAN_STOPWORDS:
             continue
         # Words common in this term's messages but rare elsewhere (smoothed idf).
         idf = 1 + math.log((total + 1) / (korean_df[word] + 1))
