@@ -70,21 +70,32 @@ def html_mtimes(outdir: Path) -> dict[str, float]:
     return {str(p.relative_to(outdir)): p.stat().st_mtime_ns for p in outdir.rglob("*.html")}
 
 
-def bench_speed(locale: Path) -> list[str]:
+def bench_speed(locale: Path, rounds: int = 2) -> list[str]:
+    """Fresh Korean and English builds, alternated, so load from elsewhere hits both."""
     ko, en = BENCH / "html-ko", BENCH / "html-en"
-    fresh(ko, en)
-    ko_result = build_site(ko, language="ko", locale=locale)
-    en_result = build_site(en, language="en", locale=locale)
-    ratio = ko_result.seconds / en_result.seconds
+    times: dict[str, list[float]] = {"ko": [], "en": []}
+    last: dict[str, site_build.SiteResult] = {}
+    for _ in range(rounds):
+        for language, outdir in (("ko", ko), ("en", en)):
+            fresh(outdir)
+            last[language] = build_site(outdir, language=language, locale=locale)
+            times[language].append(last[language].seconds)
+    best_ko, best_en = min(times["ko"]), min(times["en"])
+    runs = lambda xs: ", ".join(f"{x:.1f}" for x in xs)  # noqa: E731
+    ko_result = last["ko"]
     return [
-        "### Build speed (fresh build, narrative scope, no notebook execution)\n",
-        "| build | command | pages | wall (s) |", "|---|---|---:|---:|",
-        f"| Korean | `jaxko site build --no-execute --no-notebooks` | {ko_result.pages} | {ko_result.seconds:.1f} |",
-        f"| English | `jaxko site build --no-execute --no-notebooks --language en` | {en_result.pages} | {en_result.seconds:.1f} |",
+        f"### Build speed (fresh build, narrative scope, no notebook execution; {rounds} "
+        "alternated rounds, best of each)\n",
+        "| build | command | pages | wall (s), best | runs (s) |", "|---|---|---:|---:|---|",
+        f"| Korean | `jaxko site build --no-execute --no-notebooks` | {ko_result.pages} | "
+        f"{best_ko:.1f} | {runs(times['ko'])} |",
+        f"| English | `jaxko site build --no-execute --no-notebooks --language en` | "
+        f"{last['en'].pages} | {best_en:.1f} | {runs(times['en'])} |",
         "",
-        f"Korean / English: **{ratio:.2f}x** (Korean: {len(ko_result.i18n_warnings)} i18n warnings, "
-        f"{len(ko_result.warnings)} warnings in all, all on the accepted list: "
-        f"{not ko_result.unexpected}).\n",
+        f"Korean / English: **{best_ko / best_en:.2f}x**. The Korean build has "
+        f"{len(ko_result.i18n_warnings)} i18n warnings and {len(ko_result.warnings)} warnings in "
+        f"all, {len(ko_result.unexpected)} of them not on the accepted list "
+        "(docs/build-warnings.md).\n",
     ]
 
 
@@ -168,13 +179,15 @@ def bench_search(locale: Path) -> list[str]:
              f"{len(all_queries)} queries, Sphinx's searchtools.js in Node "
              "(`benchmarks/search_queries.js`) against each build's searchindex.js.\n",
              "| query kind | queries | with relevant pages | recall, jaxko Korean search | "
-             "recall, Sphinx fallback |", "|---|---:|---:|---:|---:|"]
+             "recall, Sphinx fallback | precision, jaxko | precision, fallback |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     detail = ["", "<details><summary>Per query: relevant pages, found by jaxko / by the "
               "fallback</summary>\n", "| query | relevant | jaxko | fallback |",
               "|---|---:|---:|---:|"]
-    totals = {"n": 0, "ours": 0.0, "theirs": 0.0}
+    totals = {"n": 0, "ours": 0.0, "theirs": 0.0, "p_ours": [], "p_theirs": []}
     for kind, rows in QUERIES.items():
         recalls_ours, recalls_theirs = [], []
+        precision = {"p_ours": [], "p_theirs": []}
         for query, words in rows:
             relevant = relevant_pages(ko, words, texts)
             hit_ours = len(relevant & set(ours[query]))
@@ -183,17 +196,29 @@ def bench_search(locale: Path) -> list[str]:
             if relevant:
                 recalls_ours.append(hit_ours / len(relevant))
                 recalls_theirs.append(hit_theirs / len(relevant))
+            for key, found in (("p_ours", ours[query]), ("p_theirs", theirs[query])):
+                if found:
+                    precision[key].append(len(relevant & set(found)) / len(found))
         n = len(recalls_ours)
         mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
         lines.append(f"| {kind} | {len(rows)} | {n} | {mean(recalls_ours):.2f} | "
-                     f"{mean(recalls_theirs):.2f} |")
+                     f"{mean(recalls_theirs):.2f} | {mean(precision['p_ours']):.2f} | "
+                     f"{mean(precision['p_theirs']):.2f} |")
+        totals["p_ours"] += precision["p_ours"]
+        totals["p_theirs"] += precision["p_theirs"]
         totals["n"] += n
         totals["ours"] += sum(recalls_ours)
         totals["theirs"] += sum(recalls_theirs)
     if totals["n"]:
+        p_mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")  # noqa: E731
         lines.append(f"| **all** | {len(all_queries)} | {totals['n']} | "
                      f"**{totals['ours'] / totals['n']:.2f}** | "
-                     f"**{totals['theirs'] / totals['n']:.2f}** |")
+                     f"**{totals['theirs'] / totals['n']:.2f}** | "
+                     f"{p_mean(totals['p_ours']):.2f} | {p_mean(totals['p_theirs']):.2f} |")
+    lines.append("\nPrecision is over the pages a query returned (queries returning none are "
+                 "left out). With a two-character Korean word next to a longer word (vmap "
+                 "배치), Sphinx's searchtools.js requires only the longer one, so the "
+                 "fallback's recall stays high there while it ignores the Korean word.")
     detail.append("\n</details>\n")
     return lines + detail
 

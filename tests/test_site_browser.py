@@ -27,7 +27,7 @@ ARTIFACTS = ROOT / "_build" / "test-artifacts"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-dev-shm-usage"]
-STEM_WORDS = ["배열", "배열을", "배열들을", "함수입니다", "파일로", "추가", "추가를", "속도가",
+STEM_WORDS = ["배열", "배열을", "값", "손실이", "배열들을", "함수입니다", "파일로", "추가", "추가를", "속도가",
               "길이", "나이", "JAX를", "jit을", "컴파일을", "자동미분에서는", "arrays", "compiled"]
 
 
@@ -113,3 +113,12 @@ def test_browser_stemmer_matches_the_index_stemmer(served_site, page):
     page.goto(f"{served_site}/search.html")
     keys = page.evaluate("words => words.map(w => new Stemmer().stemWord(w))", STEM_WORDS)
     assert keys == [stem(word) for word in STEM_WORDS]
+
+
+def test_short_korean_word_is_required_next_to_a_longer_one(served_site, page):
+    """searchtools.js makes terms of <= 2 characters optional; Korean nouns must count."""
+    page.goto(f"{served_site}/search.html?q=nested 배열")
+    page.locator("#search-results ul.search li").first.wait_for(state="visible", timeout=20_000)
+    links = page.locator("#search-results ul.search li a").evaluate_all(
+        "els => els.map(e => e.getAttribute('href').split('?')[0].split('#')[0])")
+    assert set(links) == {"notebook.html"}

@@ -113,6 +113,16 @@ def _porter():
     return snowballstemmer.stemmer("porter")
 
 
+# Sphinx's searchtools.js treats query terms of one or two characters as optional
+# when the query also has a longer one (English short words are mostly noise), so
+# "vmap 배치" returned every page with vmap. A Korean noun of one or two syllables is
+# a content word: its key carries this invisible mark, which makes it three
+# characters long and so required. Longer keys never contain the mark, so the
+# partial matching searchtools.js does for long terms still finds only the exact key.
+SHORT_MARK = "\u200d"
+_SHORT_HANGUL = re.compile(r"^[가-힣]{1,2}$")
+
+
 def stem(word: str) -> str:
     """The index/query key of a word; :data:`JS_STEMMER` computes the same in JS."""
     word = word.lower()
@@ -120,6 +130,8 @@ def stem(word: str) -> str:
         word = strip_particles(word)
     if LATIN_WORD.match(word):
         word = _porter().stemWord(word)
+    elif _SHORT_HANGUL.match(word):
+        word += SHORT_MARK
     return word
 
 
@@ -172,6 +184,7 @@ var Stemmer = function() {
     w = w.toLowerCase();
     if (hangul.test(w)) w = this.stripParticles(w);
     if (/^[a-z]+$/.test(w)) w = porter.stemWord(w);
+    else if (/^[\uAC00-\uD7A3]{1,2}$/.test(w)) w += "\u200d";
     return w;
   };
 };
@@ -267,7 +280,8 @@ class SearchKorean(SearchLanguage):
         return stem(word)
 
     def word_filter(self, word: str) -> bool:
-        return bool(word) and word not in KOREAN_STOPWORDS and super().word_filter(word)
+        return (bool(word) and word.removesuffix(SHORT_MARK) not in KOREAN_STOPWORDS
+                and super().word_filter(word))
 
 
 def glossary_words(path: Path) -> list[str]:
