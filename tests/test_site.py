@@ -336,3 +336,11 @@ def test_notebooks_execute_once_then_come_from_the_cache(tmp_path):
     second = build(tmp_path / "second")  # a fresh output, the same cache
     assert "Using cached notebook" in second and "Executed notebook" not in second
     assert re.search(r"<pre><span></span>5\.0\s*</pre>", page_at(tmp_path / "second", "mystnb"))
+
+
+@pytest.mark.parametrize("value, text", [(100.0, "100%"), (99.6, "99%"), (80.0, "80%"),
+                                         (0.4, "1% 미만"), (0.0, "0%")])
+def test_percent_text(value, text):
+    from jaxko.site.status import percent_text
+
+    assert percent_text(value) == text

@@ -48,9 +48,10 @@ def load_stats(app) -> dict:
 
 
 def percent_text(value: float) -> str:
-    """99.6 -> '99%' (never round a partial page up to 100%)."""
-    whole = int(value)
-    return f"{whole}%"
+    """99.6 -> '99%' (a partial page never shows 100%, a started one never 0%)."""
+    if 0 < value < 1:
+        return "1% 미만"
+    return f"{int(value)}%"
 
 
 def korean_notebook(app, docname: str) -> Path | None:
