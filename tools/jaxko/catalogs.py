@@ -39,7 +39,7 @@ _SYNTAX_ERROR = re.compile(r"\(line (\d+)\)")
 # A keyword or continuation line whose string is not closed. polib accepts such a line
 # and silently drops its last character, so we reject it before parsing.
 _STRING_LINE = re.compile(r'^(?:#[~|] ?)?(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)?[ \t]*"')
-_CLOSED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"[ \t]*$')
+_CLOSED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"[ \t\r]*$')  # \r: CRLF catalogs
 
 
 def _unterminated_line(text: str) -> int | None:
