@@ -340,10 +340,13 @@ def apply(text: str, translations: dict[str, str]
                     continue
                 # The msgstr holds the alt as written, on one line.
                 written = " ".join(text[child.start:child.end].split())
+                msgstr_alt = translations[child.msgid]
+                if f"![{msgstr_alt}]" in replacement:  # the block's msgstr has it already
+                    placed.add(child.msgid)
+                    continue
                 for alt in (child.msgid, written):
                     if f"![{alt}]" in replacement:
-                        replacement = replacement.replace(f"![{alt}]",
-                                                          f"![{translations[child.msgid]}]")
+                        replacement = replacement.replace(f"![{alt}]", f"![{msgstr_alt}]")
                         placed.add(child.msgid)
                         break
             edits.append((slot.start, slot.end, replacement))
