@@ -74,12 +74,12 @@ def banner_html(app, pagename: str, item, pathto) -> str:
     counts = item.counts
     percent = item.percent
     if counts.messages and counts.translated == counts.messages:
-        state, line = "complete", "이 쪽은 모두 번역되었습니다."
+        state, line = "complete", "이 문서는 모두 번역되었습니다."
     elif counts.translated == 0:
-        state, line = "none", "이 쪽은 아직 번역되지 않아 영어 원문으로 표시됩니다."
+        state, line = "none", "이 문서는 아직 번역되지 않아 영어 원문으로 표시됩니다."
     else:
         state = "partial"
-        line = (f"이 쪽은 {percent_text(percent)} 번역되었습니다"
+        line = (f"이 문서는 {percent_text(percent)} 번역되었습니다"
                 f"(메시지 {counts.messages}개 중 {counts.translated}개). "
                 "아직 번역되지 않은 부분은 영어 원문으로 표시됩니다.")
     parts = [f'<div class="jaxko-status jaxko-status-{state}" role="note" '
