@@ -125,6 +125,13 @@ def test_translated_myst_notebook_and_markdown_code_blocks(site):
         assert "<p>::</p>" not in body
 
 
+def test_translated_reference_style_link_resolves(site):
+    body = article(page(site, "guide"))
+    assert ('<a class="reference external" href="https://docs.jax.dev/">JAX 웹사이트</a>'
+            '를 보세요.') in body
+    assert "[jax-site]" not in body
+
+
 def test_baseline_shows_the_upstream_bugs(baseline):
     """Without jaxko.site.i18n every translated MyST code block renders as ``::``."""
     for name, comment in (("notebook", NOTEBOOK_CODE_COMMENT), ("mystnb", MYSTNB_CODE_COMMENT),
@@ -135,6 +142,9 @@ def test_baseline_shows_the_upstream_bugs(baseline):
         assert comment not in body, name
     # reST was never affected
     assert "# 배열의 항목을 합합니다" in article(page(baseline, "plain"))
+    # a reference-style link without its definition: literal brackets, no link (and
+    # no warning: Sphinx compares only named references, MyST resolves these to URLs)
+    assert "[JAX 웹사이트][jax-site]" in article(page(baseline, "guide"))
 
 
 def test_literal_text_undoes_locales_notation():
@@ -157,7 +167,7 @@ def test_literal_text_undoes_locales_notation():
 def test_banner_of_a_partly_translated_page(site):
     body = article(page(site, "guide"))
     banner = re.search(r'<div class="jaxko-status jaxko-status-partial".*?</div>', body, re.S).group(0)
-    assert "번역 80%" in banner
+    assert "번역 83%" in banner
     assert "아직 번역되지 않은 부분은 영어 원문으로 표시됩니다" in banner
     assert 'href="https://docs.jax.dev/en/latest/guide.html"' in banner
     assert "번역: 김역자" in banner and "검수: 이검수" in banner
@@ -201,8 +211,8 @@ def test_progress_page_has_chart_and_per_page_rows(site):
     body = article(html)
     assert "<svg" in body and 'role="img"' in body
     text = text_of(body)
-    # fixture: 5 catalogs, 20 messages, 19 translated (guide has one untranslated)
-    assert "전체 문서 5개, 메시지 20개 중 19개 번역(95.0%)" in text
+    # fixture: 5 catalogs, 21 messages, 20 translated (guide has one untranslated)
+    assert "전체 문서 5개, 메시지 21개 중 20개 번역(95.2%)" in text
     assert re.search(r'href="\.\./guide\.html"', body)
     assert "김역자, 박번역" in text
 

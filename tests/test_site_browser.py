@@ -77,7 +77,7 @@ def test_translated_page_shows_korean_and_the_banner(served_site, page):
     page.goto(f"{served_site}/guide.html")
     banner = page.locator(".jaxko-status")
     banner.wait_for(state="visible")
-    assert "번역 80%" in banner.inner_text()
+    assert "번역 83%" in banner.inner_text()
     assert "영어 원문으로 표시됩니다" in banner.inner_text()
     assert page.locator("h1").first.inner_text().startswith("배열에 대한 안내")
     code = page.locator("div.highlight pre").first.inner_text()

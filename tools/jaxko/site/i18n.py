@@ -17,13 +17,25 @@ page's file type. Two upstream bugs follow for MyST sources:
   ``::``. The parser below recognises the notation in a translated fragment and
   returns the literal block it stands for.
 
-Both fixes live in one parser subclass registered for MyST-NB's file type
+A third problem is MyST's own: a reference-style link (``[text][label]``, with
+``[label]: url`` elsewhere in the page, as in ``multi_process.md``) cannot resolve in a
+fragment that lacks the definition; it renders as literal brackets and the link is
+lost, silently (Sphinx compares only named references, and MyST resolves these to
+URLs). The parser appends the page's link definitions to each translated Markdown
+fragment that has a bracketed label (definitions render nothing).
+
+All fixes live in one parser subclass registered for MyST-NB's file type
 (``myst-nb``, which conf.py uses for ``.md`` and ``.ipynb``); it changes nothing
 for whole documents. ``jaxko_i18n_fixes = False`` turns them off (the tests build
 once that way to show the bugs are real).
 """
 
 from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
 
 from docutils import nodes
 from myst_nb.sphinx_ import Parser as NotebookParser
@@ -55,6 +67,40 @@ def literal_text(fragment: str) -> str | None:
                      for line in lines)
 
 
+# A CommonMark link reference definition on one line: [label]: destination "title"
+_DEFINITION = re.compile(r"""^ {0,3}\[([^\]]+)\]:[ \t]*(<[^>\n]*>|\S+)"""
+                         r"""(?:[ \t]+("[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$""", re.M)
+_REFERENCE_LINK = re.compile(r"\]\[[^\]]*\]|\[[^\]]+\](?![(:\[])")
+
+
+def _markdown_text(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".ipynb":
+        return text
+    try:
+        cells = json.loads(text).get("cells", [])
+    except ValueError:
+        return ""
+    sources = ("".join(c.get("source", "")) if isinstance(c.get("source"), list)
+               else c.get("source", "") for c in cells if c.get("cell_type") == "markdown")
+    return "\n\n".join(sources)
+
+
+@functools.lru_cache(maxsize=512)
+def link_definitions(source_path: str) -> str:
+    """The link reference definitions of a MyST page or notebook, one per line."""
+    path = Path(source_path)
+    if not path.is_file():
+        return ""
+    return "\n".join(match.group(0).strip() for match in _DEFINITION.finditer(_markdown_text(path)))
+
+
+def fragment_source(document: nodes.document) -> str:
+    """The page a translated fragment comes from (``path:line:<translated>``)."""
+    source = str(document.current_source or document.get("source") or "")
+    return source.rsplit(":", 2)[0] if source.endswith("<translated>") else source
+
+
 def fixes_enabled(document: nodes.document) -> bool:
     env = getattr(document.settings, "env", None)
     return env is None or bool(getattr(env.config, "jaxko_i18n_fixes", True))
@@ -70,6 +116,10 @@ class TranslatedMessageParser(NotebookParser):
         if text is not None:
             document += nodes.literal_block(text, text)
             return None
+        if _REFERENCE_LINK.search(inputstring):
+            definitions = link_definitions(fragment_source(document))
+            if definitions:
+                inputstring = f"{inputstring}\n\n{definitions}\n"
         # A Markdown fragment: MyST's parser, never the notebook reader.
         return MystParser.parse(self, inputstring, document)
 
