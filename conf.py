@@ -117,6 +117,11 @@ nb_execution_allow_errors = False
 nb_execution_raise_on_error = True
 nb_execution_timeout = 600
 nb_execution_excludepatterns = [pattern for pattern, _reason in scope.EXECUTION_EXCLUDES]
+# A notebook whose support files (scope.SUPPORT_FILES, e.g. ffi/) the staged tree lacks
+# cannot run; it keeps its stored outputs, as `jaxko notebooks verify` skips it.
+nb_execution_excludepatterns += [
+    pattern for pattern, needed in scope.SUPPORT_FILES
+    if not all((_SRCDIR / Path(pattern).parent / name).exists() for name in needed)]
 nb_merge_streams = True
 nb_mime_priority_overrides: list = []
 
