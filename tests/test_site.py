@@ -150,7 +150,7 @@ def test_baseline_shows_the_upstream_bugs(baseline):
 def test_literal_text_undoes_locales_notation():
     from jaxko.site.i18n import literal_text
 
-    code = "# 주석\nx = 1\n\n    y = 2\n"
+    code = "# 주석\nx = 1\n    \n    y = 2\n"
     indented = "\n".join(("   " + line) if line.strip() else line for line in code.split("\n"))
     assert literal_text("::\n\n" + indented) == code
     assert literal_text("배열은 값입니다.") is None

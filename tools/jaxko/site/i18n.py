@@ -62,9 +62,8 @@ def literal_text(fragment: str) -> str | None:
     if body.endswith(DUMMY_LITERAL) and body[: -len(DUMMY_LITERAL)].rstrip().endswith("::"):
         body = body[: -len(DUMMY_LITERAL)]
     lines = body.split("\n")
-    # textwrap.indent skips whitespace-only lines, so only indented ones lose it.
-    return "\n".join(line[len(LITERAL_INDENT):] if line.startswith(LITERAL_INDENT) else line
-                     for line in lines)
+    # textwrap.indent skips whitespace-only lines: those are kept exactly as they are.
+    return "\n".join(line[len(LITERAL_INDENT):] if line.strip() else line for line in lines)
 
 
 # A CommonMark link reference definition on one line: [label]: destination "title"
