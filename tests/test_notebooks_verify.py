@@ -103,7 +103,7 @@ def test_planted_identifier_change_fails_static_check_then_execution(project, ja
     junit = ElementTree.parse(project / "_build" / "notebooks" / "junit.xml").getroot()
     [failure] = junit.iter("failure")
     assert failure.get("message") == "cell 2: NameError: name 'add_one' is not defined"
-    # The failed run is no cached pass: fixing the catalog runs it again.
+    # The executed notebook, with the error output, is kept for inspection.
     executed = project / "_build" / "notebooks" / "executed" / "tiny.ipynb"
     assert "NameError" in executed.read_text(encoding="utf-8")
 
