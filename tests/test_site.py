@@ -354,3 +354,32 @@ def test_percent_text(value, text):
     from jaxko.site.status import percent_text
 
     assert percent_text(value) == text
+
+
+def test_a_failed_build_leaves_no_static_file_behind(tmp_path):
+    """pydata-sphinx-theme copies the logo into _static even after a failed build."""
+    import subprocess
+    import sys
+
+    from jaxko.extract import sphinx_env
+
+    docs = _copy_docs(tmp_path)
+    # A notebook whose execution fails stops the build while reading, before Sphinx
+    # has created _static (conf.py: nb_execution_raise_on_error = True).
+    mystnb = (docs / "mystnb.md").read_text(encoding="utf-8")
+    (docs / "broken.md").write_text(mystnb.split("# Loss functions")[0]
+                                    + "# Broken\n\n```{code-cell}\nraise ValueError('broken')\n```\n",
+                                    encoding="utf-8")
+    outdir = tmp_path / "html"
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(FIXTURES.parents[1]),
+           "-d", str(tmp_path / "doctrees"), "-D", "language=ko",
+           "-D", f"locale_dirs={SITE / 'locale'}", "-D", "jaxko_search_morphology=0",
+           "-D", f"nb_execution_cache_path={tmp_path / 'cache'}", str(docs), str(outdir)]
+    failed = subprocess.run(cmd, env=sphinx_env("narrative", "cache", docs), capture_output=True,
+                            text=True)
+    assert failed.returncode != 0 and "broken" in failed.stderr
+    assert not (outdir / "_static").is_file()
+    (docs / "broken.md").unlink()
+    result = site_build.build(execute=False, srcdir=docs, outdir=outdir,
+                              locale_dir=SITE / "locale", overrides={"jaxko_search_morphology": "0"})
+    assert (result.outdir / "_static" / "jax_logo_250px.png").is_file()
