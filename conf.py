@@ -109,7 +109,10 @@ gettext_additional_targets = ["literal-block"]
 
 # -- MyST / MyST-NB ------------------------------------------------------------------
 myst_heading_anchors = 3
-myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+# As upstream: only dollarmath. amsmath would let an unclosed $\begin{...} in
+# complex-differentiation.md swallow the code cells after it; deflist would turn the
+# ":"-ruled table of pallas/tpu/sparsecore.md into a definition list.
+myst_enable_extensions = ["dollarmath"]
 myst_footnote_transition = False
 nb_execution_mode = "cache" if EXECUTE == "cache" else "off"
 nb_execution_cache_path = str(ROOT / "_build" / "jupyter_cache")
