@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from jaxko import korean
 from jaxko.check import inline
 from jaxko.check.message import Message
 from jaxko.check.terms import TermMatcher
@@ -25,6 +26,22 @@ class Context:
     def readings(self) -> dict[str, str]:
         return self.glossary.readings
 
+    @cached_property
+    def _memos(self) -> dict[str, dict]:
+        return {}
+
+    def memo(self, name: str) -> dict:
+        """A per-run memo table (each worker fills its own after the fork)."""
+        return self._memos.setdefault(name, {})
+
+    def ending(self, word: str) -> str | None:
+        """:func:`jaxko.korean.ending_of` with the glossary readings, memoised: the same
+        words (terms, `jax.numpy`) come back thousands of times."""
+        endings = self.memo("ending")
+        if word not in endings:
+            endings[word] = korean.ending_of(word, self.readings)
+        return endings[word]
+
 
 # Per-message derived data, computed on first use by whichever rule needs it.
 
@@ -35,6 +52,21 @@ def msgid_inlines(message: Message) -> tuple[inline.Inline, ...]:
 
 def msgstr_inlines(message: Message) -> tuple[inline.Inline, ...]:
     return inline.parse(message.msgstr, message.syntax)
+
+
+def msgid_masked(message: Message) -> str:
+    """The msgid with code, targets, URLs and math blanked (see :func:`inline.mask`)."""
+    cache = message.cache
+    if "msgid_masked" not in cache:
+        cache["msgid_masked"] = inline.mask(message.msgid, msgid_inlines(message))
+    return cache["msgid_masked"]
+
+
+def msgstr_masked(message: Message) -> str:
+    cache = message.cache
+    if "msgstr_masked" not in cache:
+        cache["msgstr_masked"] = inline.mask(message.msgstr, msgstr_inlines(message))
+    return cache["msgstr_masked"]
 
 
 def cached(message: Message, key: str, compute):

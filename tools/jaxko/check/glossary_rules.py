@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jaxko.check import inline
-from jaxko.check.context import Context, cached, msgid_inlines, msgstr_inlines
+from jaxko.check.context import Context, cached, msgid_masked, msgstr_masked
 from jaxko.check.message import Message
 from jaxko.check.registry import Hit, rule
 from jaxko.check.terms import matched_text
@@ -21,7 +20,6 @@ class TermAnalysis:
     """The glossary's view of one message, shared by the glossary and particle rules."""
 
     msgid_terms: dict[int, str]        # term index -> English words in the msgid
-    msgstr_latin_terms: dict[int, str]  # term index -> English words in the msgstr
     msgstr_masked: str
     korean_matches: list               # re.Match objects over msgstr_masked
     renderings: set[str]               # renderings found in the msgstr
@@ -30,16 +28,10 @@ class TermAnalysis:
 def analyse(message: Message, context: Context) -> TermAnalysis:
     def compute() -> TermAnalysis:
         matcher = context.matcher
-        msgid_masked = inline.mask(message.msgid, msgid_inlines(message))
-        msgstr_masked = inline.mask(message.msgstr, msgstr_inlines(message))
-        matches = matcher.korean_matches(msgstr_masked)
-        return TermAnalysis(
-            matcher.english_terms(msgid_masked),
-            matcher.english_terms(msgstr_masked),
-            msgstr_masked,
-            matches,
-            matcher.found_renderings(matches),
-        )
+        masked = msgstr_masked(message)
+        matches = matcher.korean_matches(masked)
+        return TermAnalysis(matcher.english_terms(msgid_masked(message)), masked, matches,
+                            matcher.found_renderings(matches))
 
     return cached(message, "terms", compute)
 
@@ -142,9 +134,14 @@ def kept_term(message: Message, context: Context):
     if not analysis.msgid_terms:
         return
     matcher = context.matcher
-    for number, words in analysis.msgid_terms.items():
+    kept = [n for n in analysis.msgid_terms if matcher.terms[n].keep]
+    if not kept:
+        return
+    in_msgstr = matcher.english_terms(analysis.msgstr_masked)
+    for number in kept:
+        words = analysis.msgid_terms[number]
         term = matcher.terms[number]
-        if not term.keep or number in analysis.msgstr_latin_terms:
+        if number in in_msgstr:
             continue
         if any(v in analysis.msgstr_masked for v in term.variants):
             continue

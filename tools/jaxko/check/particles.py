@@ -39,12 +39,12 @@ def _particle_after(text: str, position: int):
     return particle, form, rest, match.end()
 
 
-def _judge(word: str, shown_word: str, text: str, position: int, readings):
+def _judge(word: str, shown_word: str, text: str, position: int, context: Context):
     found = _particle_after(text, position)
     if found is None:
         return None
     particle, form, rest, _ = found
-    ending = korean.ending_of(word, readings)
+    ending = context.ending(word)
     if ending is None or particle.accepts(form, ending):
         return None
     right = particle.form_for(ending)
@@ -71,7 +71,6 @@ def particle_agreement(message: Message, context: Context):
     text = message.msgstr
     if not _has_hangul(text):
         return
-    readings = context.readings
     seen: set[int] = set()
     # 1. Inline markup followed by a particle: `x`를, :func:`jax.jit`\ 을, **배열**을.
     for item in msgstr_inlines(message):
@@ -81,7 +80,7 @@ def particle_agreement(message: Message, context: Context):
         if text.startswith("\\ ", position):
             position += 2
         shown = item.text.strip()
-        hit = _judge(shown, text[item.start:position], text, position, readings)
+        hit = _judge(shown, text[item.start:position], text, position, context)
         if hit is not None and position not in seen:
             seen.add(position)
             yield hit
@@ -92,7 +91,7 @@ def particle_agreement(message: Message, context: Context):
         word = matched_text(match)
         if match.end() in seen:
             continue
-        hit = _judge(word, word, masked, match.end(), readings)
+        hit = _judge(word, word, masked, match.end(), context)
         if hit is not None:
             seen.add(match.end())
             yield hit
@@ -101,9 +100,9 @@ def particle_agreement(message: Message, context: Context):
         word = match.group(1)
         if match.end() in seen:
             continue
-        if korean.reading_of(word, readings) is None and not _known_english(word):
+        if not _readable(word, context):
             continue
-        hit = _judge(word, word, masked, match.end(), readings)
+        hit = _judge(word, word, masked, match.end(), context)
         if hit is not None:
             seen.add(match.end())
             yield hit
@@ -113,7 +112,7 @@ def particle_agreement(message: Message, context: Context):
         if position in seen:
             continue
         head = match.group(1)
-        hit = _judge(head, masked[match.start():position], masked, position, readings)
+        hit = _judge(head, masked[match.start():position], masked, position, context)
         if hit is not None:
             seen.add(position)
             yield hit
@@ -121,6 +120,14 @@ def particle_agreement(message: Message, context: Context):
 
 def _has_hangul(text: str) -> bool:
     return _HANGUL_RUN.search(text) is not None
+
+
+def _readable(word: str, context: Context) -> bool:
+    """Whether a plain Latin word's reading is known (tables, glossary, English spelling)."""
+    memo = context.memo("readable")
+    if word not in memo:
+        memo[word] = korean.reading_of(word, context.readings) is not None or _known_english(word)
+    return memo[word]
 
 
 def _known_english(word: str) -> bool:

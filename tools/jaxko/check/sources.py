@@ -37,6 +37,8 @@ _LATEX = re.compile(r"\\(?:frac|sum|prod|int|begin|end|mathbf|mathrm|left|right|
                     r"alpha|beta|gamma|delta|sigma|theta|lambda|mu|pi|cdot|times|leq|geq|"
                     r"sqrt|hat|bar|tilde|operatorname|text|quad|mathcal|infty|to|in)\b|\\\\|&=|\^\{|_\{")
 _CODE_PUNCTUATION = re.compile(r"[()\[\]=]|^\s*(?:import|from)\s|\.\w")
+# Three words in a row: a sentence, even when it parses (`f(x) is fine`).
+_PROSE = re.compile(r"[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}|`|\{")
 _PROMPT = re.compile(r"^\s*(?:>>>|\$ |%|!)")
 
 CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "code-cell", "testcode",
@@ -281,7 +283,7 @@ def guess(msgid: str) -> tuple[str, str | None]:
         return CODE, _guess_language(msgid)
     if _PROMPT.match(msgid):
         return CODE, _guess_language(msgid)
-    if _CODE_PUNCTUATION.search(msgid) and _parses(msgid):
+    if _CODE_PUNCTUATION.search(msgid) and not _PROSE.search(msgid) and _parses(msgid):
         return CODE, "python"
     return TEXT, None
 
@@ -298,5 +300,4 @@ def _parses(text: str) -> bool:
             ast.parse(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
-    # A sentence with a parenthesis can still be an expression: `f(x) is fine`.
-    return not re.search(r"[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}", text)
+    return True

@@ -21,13 +21,17 @@ from jaxko.check.message import Message
 from jaxko.check.registry import Hit, rule
 
 _MARKUP_CHARS = "`*|_[]<>{}$"
-_SPACED = re.compile(r"(?:``|\*\*|[`*])(?:\s)|(?:\s)(?:``|\*\*|[`*])")
+_MARKUP = re.compile(r"[`*|_\[\]<>{}$]")
+# A delimiter with space on both sides (`** 굵게**`) opens and closes nothing.
+_SPACED = re.compile(r"(?<!\S)(?:``|\*\*|[`*])(?!\S)")
 _FLANKING = re.compile(r"(?<=[^\s\w])[*_]+(?=[가-힣])|(?<=[가-힣])[*_]+(?=[^\s\w*_])")
 _HANGUL = re.compile(r"[가-힣]")
 
 
 def _fingerprint(text: str) -> tuple:
-    return tuple(text.count(ch) for ch in _MARKUP_CHARS) + (len(_SPACED.findall(text)),)
+    if "\\ " in text:  # reST's escaped space before a particle stands for a space
+        text = text.replace("\\ ", " ")
+    return "".join(sorted(_MARKUP.findall(text))), len(_SPACED.findall(text))
 
 
 def worth_parsing(message: Message) -> bool:

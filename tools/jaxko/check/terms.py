@@ -125,6 +125,7 @@ class TermMatcher:
             self._index.setdefault(words[0], []).append(_Phrase(words, _IGNORED_TERM, False))
         for phrases in self._index.values():
             phrases.sort(key=lambda p: -len(p.words))
+        self._first_words = frozenset(self._index)
 
         # Korean strings: accepted renderings and forbidden ones, with their terms.
         self.rendering_terms: dict[str, list[int]] = {}
@@ -181,12 +182,15 @@ class TermMatcher:
         index = self._index
         if not index:
             return {}
-        words = WORD.findall(text)
+        lowered = WORD.findall(text.lower()) if text.isascii() else [w.lower() for w in WORD.findall(text)]
+        # Most messages hold no term at all: one set operation in C says so.
+        if self._first_words.isdisjoint(lowered):
+            return {}
+        words: list[str] | None = None  # as written, for case-sensitive terms
         found: dict[int, str] = {}
-        i, n = 0, len(words)
+        i, n = 0, len(lowered)
         while i < n:
-            word = words[i]
-            candidates = index.get(word.lower())
+            candidates = index.get(lowered[i])
             if candidates is None:
                 i += 1
                 continue
@@ -194,12 +198,15 @@ class TermMatcher:
                 size = len(phrase.words)
                 if i + size > n:
                     continue
-                window = words[i:i + size]
                 if phrase.case_sensitive:
-                    ok = tuple(window) == phrase.words
+                    if words is None:
+                        words = WORD.findall(text)
+                        if len(words) != n:  # lower-casing changed the words: be exact
+                            words = lowered
+                    window = words[i:i + size]
                 else:
-                    ok = tuple(w.lower() for w in window) == phrase.words
-                if ok:
+                    window = lowered[i:i + size]
+                if tuple(window) == phrase.words:
                     if phrase.term != _IGNORED_TERM:
                         found.setdefault(phrase.term, " ".join(window))
                     i += size

@@ -1,0 +1,104 @@
+"""The fast .po reader agrees with polib, and rejects what polib rejects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polib
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jaxko.check import pofile
+from jaxko.errors import UserError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def as_polib(entry: pofile.PoEntry) -> tuple:
+    return (entry.msgid, entry.msgstr, entry.msgctxt, list(entry.flags), entry.tcomment,
+            entry.comment, entry.first_line)
+
+
+def from_polib(entry: polib.POEntry) -> tuple:
+    return (entry.msgid, entry.msgstr, entry.msgctxt, entry.flags, entry.tcomment,
+            entry.comment, entry.linenum)
+
+
+def assert_agree(path: Path) -> None:
+    ours = [e for e in pofile.read(path) if e.msgid]
+    theirs = [e for e in polib.pofile(str(path)) if not e.obsolete and e.msgid]
+    assert [as_polib(e) for e in ours] == [from_polib(e) for e in theirs]
+
+
+def test_agrees_on_committed_catalogs():
+    catalogs = sorted((ROOT / "locale" / "ko").rglob("*.po"))[:40]
+    assert catalogs
+    for path in catalogs:
+        assert_agree(path)
+
+
+def test_msgid_line_is_the_msgid_keyword(tmp_path):
+    path = tmp_path / "a.po"
+    path.write_text('msgid ""\nmsgstr ""\n"Language: ko\\n"\n\n# note\n#: a.md:1\n#, fuzzy\n'
+                    'msgid "A"\nmsgstr "가"\n', encoding="utf-8")
+    entry = pofile.read(path)[1]
+    assert (entry.first_line, entry.line, entry.last_line) == (5, 8, 9)
+    assert entry.flags == ("fuzzy",) and entry.tcomment == "note" and entry.locations == ("a.md:1",)
+
+
+texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"),
+                max_size=120)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entries=st.lists(st.tuples(texts.filter(bool), texts, st.booleans(), texts,
+                                  st.one_of(st.none(), texts.filter(bool))),
+                        min_size=1, max_size=6, unique_by=lambda t: (t[4], t[0])),
+       obsolete=st.booleans())
+def test_agrees_on_generated_catalogs(tmp_path, entries, obsolete):
+    catalog = polib.POFile(wrapwidth=79)
+    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    for msgid, msgstr, fuzzy, comment, msgctxt in entries:
+        entry = polib.POEntry(msgid=msgid, msgstr=msgstr, msgctxt=msgctxt,
+                              occurrences=[("doc.md", "3")], tcomment=comment.replace("\n", " ").strip(),
+                              flags=["fuzzy"] if fuzzy else [])
+        if fuzzy:
+            entry.previous_msgid = msgid + " old"
+        catalog.append(entry)
+    if obsolete:
+        catalog.append(polib.POEntry(msgid="gone", msgstr="사라짐", obsolete=True))
+    path = tmp_path / "gen.po"
+    catalog.save(str(path))
+    # polib splits lines like a text file; the reader must see the same lines.
+    if any(ch in path.read_text(encoding="utf-8") for ch in "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
+        return
+    assert_agree(path)
+
+
+@pytest.mark.parametrize("text, line, polib_rejects", [
+    # polib silently accepts these two; msgfmt rejects them, and so do we.
+    ('msgid "a"\nmsgstr "b"\nmsgid "c"\n', 3, False),              # entry without msgstr
+    ('msgid "a"\nmsgstr "b\n', 2, False),                           # unterminated string
+    ('msgid "a"\nmsgstr "b"c"\n', 2, True),                         # unescaped quote
+    ('msgid "a"\nmsgstr "b"\ngarbage\n', 3, True),                  # unknown keyword
+    ('msgstr "b"\n', 1, True),                                      # msgstr without msgid
+    ('"stray"\n', 1, True),                                         # continuation outside an entry
+])
+def test_broken_catalogs_are_one_line_errors(tmp_path, text, line, polib_rejects):
+    path = tmp_path / "bad.po"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UserError) as info:
+        pofile.read(path)
+    assert info.value.line == line and info.value.path == str(path)
+    if polib_rejects:
+        with pytest.raises((OSError, ValueError)):
+            polib.pofile(str(path))
+
+
+def test_bad_utf8_names_the_line(tmp_path):
+    path = tmp_path / "latin1.po"
+    path.write_bytes('msgid "a"\nmsgstr "caf\xe9"\n'.encode("latin-1"))
+    with pytest.raises(UserError, match="UTF-8") as info:
+        pofile.read(path)
+    assert info.value.line == 2
