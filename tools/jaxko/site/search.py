@@ -18,6 +18,9 @@ Two steps, the same on both sides of the search:
   자동, 미분, 자동미분) and after verbal suffixes (변환하여 -> 변환). The glossary's
   Korean renderings are added to Kiwi's dictionary, so 컴파일 stays one noun. Without
   kiwipiepy the rules alone are used (``jaxko_search_morphology = False`` too).
+* Keys of one- and two-syllable Korean words carry an invisible mark
+  (:data:`SHORT_MARK`), so searchtools.js treats them as required terms like any
+  longer word (see the comment at :data:`SHORT_MARK`).
 """
 
 from __future__ import annotations
