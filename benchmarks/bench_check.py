@@ -99,7 +99,7 @@ def make_entry(rng: random.Random, terms: list[dict], rst: bool, line: int, docu
         return polib.POEntry(msgid=body, msgstr=translated, occurrences=[(document, str(line))])
     words_en: list[str] = []
     words_ko: list[str] = []
-    for _ in range(rng.randint(6, 22)):
+    for _ in range(rng.randint(7, 25)):
         roll = rng.random()
         if roll < 0.12:
             term = rng.choice(terms)

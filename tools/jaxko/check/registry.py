@@ -77,6 +77,9 @@ class Rule:
     blocks: tuple[str, ...] = ("text",)  # message kinds the rule applies to
     scope: str = "message"               # "message", or "project" for cross-catalog rules
     syntaxes: tuple[str, ...] = ("myst", "rst")
+    # Finds nothing when msgid and msgstr have the same inline markup (the same kinds,
+    # roles and targets): the runner then skips it (see runner.same_markup).
+    screened: bool = False
 
     @property
     def family(self) -> str:
@@ -104,7 +107,7 @@ _NAME = re.compile(r"^[a-z]+\.[a-z][a-z0-9-]*$")
 
 def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (),
          blocks: tuple[str, ...] = ("text",), scope: str = "message",
-         syntaxes: tuple[str, ...] = ("myst", "rst")):
+         syntaxes: tuple[str, ...] = ("myst", "rst"), screened: bool = False):
     """Register a rule generator under a dotted name, family first."""
     if not _NAME.match(name):
         raise ValueError(f"rule name {name!r} must be family.name in lower case")
@@ -119,7 +122,7 @@ def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (
         if "Bad::" not in doc or "Good::" not in doc:
             raise ValueError(f"rule {name} needs Bad:: and Good:: examples in its docstring")
         RULES[name] = Rule(name, severity, function, needs_tuple, tuple(blocks), scope,
-                           tuple(syntaxes))
+                           tuple(syntaxes), screened)
         return function
 
     return register

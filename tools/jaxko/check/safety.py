@@ -34,7 +34,7 @@ def _html_items(items) -> Counter:
                    if i.kind in (inline.HTML, inline.COMMENT))
 
 
-@rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH))
+@rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH), screened=True)
 def raw_html(message: Message, context: Context):
     """The msgstr adds raw HTML (tags, comments, event handlers) the msgid does not have.
 
@@ -81,7 +81,7 @@ def script_url(message: Message, context: Context):
             yield Hit(f"script or data URL `{match.group(0).strip()}` is not in the msgid")
 
 
-@rule("safety.new-url", severity="error", needs=("//", "mailto:"))
+@rule("safety.new-url", severity="error", needs=("//", "mailto:"), screened=True)
 def new_url(message: Message, context: Context):
     """The msgstr links to an external URL the msgid does not link to.
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from jaxko import glossary
-
 
 def register(sub) -> None:
     parser = sub.add_parser("glossary", help="validate and maintain the glossary",
@@ -42,6 +40,8 @@ def _register_validate(actions) -> None:
 
 
 def run_validate(args) -> int:
+    from jaxko import glossary
+
     path = args.file or glossary.default_path()
     problems = glossary.validate(path)
     if args.format == "json":
