@@ -92,7 +92,7 @@ def test_myst_source_gets_a_myst_text_and_an_ipynb(project):
     # Front matter, cell options, block breaks and untranslated cells stay as written.
     assert text.split("\n# ")[0] == upstream.split("\n# ")[0]
     for kept in (':tags: [remove-cell]', '# Hidden setup: not extracted, stays as is.',
-                 '+++ {"tags": ["keep-me"]}', ":tags: [raises-exception]", ":::{tip}"):
+                 '+++ {"tags": ["keep-me"]}', ":tags: [raises-exception]", "```{tip}"):
         assert kept in text
     assert 'x = jax.numpy.arange(4)  # 숫자 네 개' in text
     # The MyST text and the .ipynb are the same notebook.

@@ -33,7 +33,7 @@ CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "code-cell", "i
                              "jupyter-execute", "doctest", "testcode"})
 # Directives whose body is reStructuredText, not Markdown.
 RST_DIRECTIVES = frozenset({"eval-rst", "eval-restructuredtext"})
-DEFAULT_EXTENSIONS = ("dollarmath", "amsmath", "colon_fence", "deflist")
+DEFAULT_EXTENSIONS = ("dollarmath",)  # fallback when conf.py cannot be read; as conf.py
 
 
 @dataclass
