@@ -7,12 +7,11 @@ process the command ran (getrusage of the waited-for children).
 
 from __future__ import annotations
 
+import os
 import platform
-import resource
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,14 +44,13 @@ def main() -> int:
     rows.append(("make gettext", "cold", *measure(["make", "-s", "gettext"])))
     rows.append(("make gettext", "nothing changed", *measure(["make", "-s", "gettext"])))
     rows.append(("make update-po", "after gettext, nothing changed", *measure(["make", "-s", "update-po"])))
-    t = time.perf_counter()
-    subprocess.run([str(ROOT / ".venv" / "bin" / "jaxko"), "update"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    rows.append(("jaxko update", "merge step alone", time.perf_counter() - t,
-                 resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024))
+    rows.append(("jaxko update", "merge step alone, nothing changed",
+                 *measure([str(ROOT / ".venv" / "bin" / "jaxko"), "update"])))
     print("## Pipeline: gettext and update-po (narrative scope, 140 documents)\n")
-    print(f"Machine: {platform.machine()}, {shutil.os.cpu_count()} cores, Python {platform.python_version()}. "
-          "Command: `python benchmarks/run.py pipeline`.\n")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"load average {load} after the run. Command: `python benchmarks/run.py pipeline` "
+          "(`make bench` runs it too).\n")
     print("| command | state | wall (s) | peak RSS (MB) |")
     print("|---|---|---:|---:|")
     for command, state, seconds, peak in rows:
