@@ -65,7 +65,8 @@ def find_inconsistent(records) -> list[Finding]:
         order = {msgstr: i for i, (msgstr, _) in enumerate(
             sorted(counts.items(), key=lambda item: (-item[1], [r[1] for r in group].index(item[0]))))}
         majority = min(order, key=order.get)
-        shown = "; ".join(f"`{_short(m)}` ({c}×)" for m, c in
+        start = _common_prefix([" ".join(m.split()) for m in counts])
+        shown = "; ".join(f"`{_short(m, start)}` ({c}×)" for m, c in
                           sorted(counts.items(), key=lambda item: order[item[0]]))
         for _, msgstr, path, line, msgid, suppressed in group:
             if msgstr == majority or suppressed:
@@ -76,8 +77,19 @@ def find_inconsistent(records) -> list[Finding]:
     return findings
 
 
-def _short(text: str, limit: int = 60) -> str:
+def _common_prefix(texts: list[str]) -> int:
+    first, last = min(texts), max(texts)
+    size = 0
+    while size < min(len(first), len(last)) and first[size] == last[size]:
+        size += 1
+    return size
+
+
+def _short(text: str, start: int = 0, limit: int = 60) -> str:
+    """A variant in one line; long ones from a little before where the variants differ."""
     text = " ".join(text.split())
+    cut = max(0, start - 15) if start > 30 else 0
+    text = ("…" if cut else "") + text[cut:]
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

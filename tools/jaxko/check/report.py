@@ -11,7 +11,8 @@ from jaxko.check.runner import Result
 def text(result: Result, out: TextIO) -> None:
     """``path:line: severity rule: message [suggestion]``, then a one-line summary."""
     for f in result.findings:
-        suggestion = f" [{f.suggestion}]" if f.suggestion else ""
+        # A multi-line suggestion (a whole code block) is left to --format json.
+        suggestion = f" [{f.suggestion}]" if f.suggestion and "\n" not in f.suggestion else ""
         out.write(f"{f.path}:{f.line}: {f.severity} {f.rule}: {f.message}{suggestion}\n")
     s = result.summary()
     glossary = f", glossary {s['glossary']} ({s['terms']} terms)" if s["glossary"] else ", no glossary"
