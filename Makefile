@@ -36,8 +36,9 @@ update-po: gettext  ## update locale/ko catalogs from the .pot files (lossless)
 html: upstream  ## build the Korean site into _build/html
 	$(JAXKO) site build
 
-check: $(STAMP)  ## glossary, markup and safety checks on locale/ko
+check: upstream  ## static checks on locale/ko, then a Korean build failing on i18n warnings
 	$(JAXKO) check locale/ko
+	$(JAXKO) site build --no-execute --no-notebooks --strict --outdir _build/check-html
 
 notebooks: upstream  ## build Korean notebooks and execute them on real JAX (CPU)
 	$(JAXKO) notebooks build
