@@ -58,14 +58,14 @@ def msgid_masked(message: Message) -> str:
     """The msgid with code, targets, URLs and math blanked (see :func:`inline.mask`)."""
     cache = message.cache
     if "msgid_masked" not in cache:
-        cache["msgid_masked"] = inline.mask(message.msgid, msgid_inlines(message))
+        cache["msgid_masked"] = inline.mask(message.msgid, msgid_inlines(message), syntax=message.syntax)
     return cache["msgid_masked"]
 
 
 def msgstr_masked(message: Message) -> str:
     cache = message.cache
     if "msgstr_masked" not in cache:
-        cache["msgstr_masked"] = inline.mask(message.msgstr, msgstr_inlines(message))
+        cache["msgstr_masked"] = inline.mask(message.msgstr, msgstr_inlines(message), syntax=message.syntax)
     return cache["msgstr_masked"]
 
 

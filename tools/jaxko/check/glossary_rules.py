@@ -67,6 +67,8 @@ def missing_rendering(message: Message, context: Context):
             continue
         if any(r in analysis.renderings for r in term.renderings):
             continue
+        if any(matcher.occurs(r, analysis.msgstr_masked) for r in term.renderings):
+            continue  # overlapped by a longer match (JIT 컴파일러)
         if any(f in analysis.renderings for f in term.forbidden):
             continue  # glossary.forbidden reports it, with the fix
         if spacing is None:
@@ -175,6 +177,8 @@ def spacing_variant(message: Message, context: Context):
     for number in analysis.msgid_terms:
         term = matcher.terms[number]
         if term.keep or any(r in analysis.renderings for r in term.renderings):
+            continue
+        if any(matcher.occurs(r, analysis.msgstr_masked) for r in term.renderings):
             continue
         if spacing is None:
             spacing = matcher.spacing_variants(analysis.msgstr_masked)

@@ -205,6 +205,13 @@ def _rst(text: str) -> list[Inline]:
     return found
 
 
+def _has_trigger(text: str) -> bool:
+    for trigger in _TRIGGERS:
+        if trigger in text:
+            return True
+    return "://" in text
+
+
 @lru_cache(maxsize=4096)
 def parse(text: str, syntax: str) -> tuple[Inline, ...]:
     """Every inline construct of ``text``, in order; bare URLs included."""
@@ -224,11 +231,14 @@ def parse(text: str, syntax: str) -> tuple[Inline, ...]:
     return tuple(found)
 
 
-def mask(text: str, inlines: tuple[Inline, ...], keep_titles: bool = True) -> str:
+def mask(text: str, inlines: tuple[Inline, ...], keep_titles: bool = True,
+         syntax: str = "myst") -> str:
     """``text`` with code, targets, URLs, math and HTML blanked out (same length).
 
     Display text of links and titled roles is kept when ``keep_titles``: it is prose
-    the reader sees (``[자동 미분](autodiff.md)``).
+    the reader sees (``[자동 미분](autodiff.md)``). Markup inside that text is masked
+    in turn: the image of a badge link (``[![Open in Kaggle](…svg)](…)``) and code
+    used as link text (``[`jax.hessian`](…)``) are not prose.
     """
     if not inlines:
         return text
@@ -245,6 +255,8 @@ def mask(text: str, inlines: tuple[Inline, ...], keep_titles: bool = True) -> st
             shown = item.text
         at = span.find(shown) if shown else -1
         if at >= 0:
+            if item.kind != STRONG and item.kind != EMPHASIS and _has_trigger(shown):
+                shown = mask(shown, parse(shown, syntax), keep_titles, syntax)
             parts.append(" " * at + shown + " " * (len(span) - at - len(shown)))
         else:
             parts.append(" " * len(span))

@@ -33,7 +33,7 @@ def untranslated(message: Message, context: Context):
     """
     if message.msgstr != message.msgid:
         return
-    prose = inline.mask(message.msgid, msgid_inlines(message))
+    prose = inline.mask(message.msgid, msgid_inlines(message), syntax=message.syntax)
     if len(_WORD.findall(prose)) >= MIN_WORDS:
         yield Hit("the msgstr is the English msgid unchanged; translate it, or leave it "
                   "empty so the English shows")
@@ -57,11 +57,11 @@ def english_remainder(message: Message, context: Context):
     """
     if message.msgstr == message.msgid or not _HANGUL.search(message.msgstr):
         return
-    masked = inline.mask(message.msgstr, msgstr_inlines(message))
+    masked = inline.mask(message.msgstr, msgstr_inlines(message), syntax=message.syntax)
     runs = _ENGLISH_RUN.findall(masked)
     if not runs:
         return
-    source = " ".join(inline.mask(message.msgid, msgid_inlines(message)).lower().split())
+    source = " ".join(inline.mask(message.msgid, msgid_inlines(message), syntax=message.syntax).lower().split())
     for run in runs:
         words = " ".join(run.lower().split())
         if words in source:

@@ -27,7 +27,12 @@ WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 IDIOMS = ("for instance", "key thing", "key things", "key point", "key points", "key idea",
           "key ideas", "key insight", "key difference", "key differences", "key concept",
           "key concepts", "key feature", "key features", "key takeaway", "key takeaways",
-          "in order to", "a number of", "on the other hand", "in terms of")
+          "in order to", "a number of", "on the other hand", "in terms of",
+          "in place of", "a host of", "as a function of")
+# Regular inflections that are other words, not the term's verb forms: "floating" is
+# not a float, "layering" not a layer, "threading state through" not a thread.
+NOT_INFLECTIONS = frozenset({"floating", "floated", "layering", "layered", "threaded",
+                             "threading"})
 _IGNORED_TERM = -1
 _SPACES = re.compile(" {2,}")
 
@@ -123,8 +128,8 @@ class TermMatcher:
         for idiom in IDIOMS:
             words = tuple(WORD.findall(idiom))
             self._index.setdefault(words[0], []).append(_Phrase(words, _IGNORED_TERM, False))
-        for phrases in self._index.values():
-            phrases.sort(key=lambda p: -len(p.words))
+        for phrases in self._index.values():  # longest first; an idiom wins a tie
+            phrases.sort(key=lambda p: (-len(p.words), p.term != _IGNORED_TERM))
         self._first_words = frozenset(self._index)
 
         # Korean strings: accepted renderings and forbidden ones, with their terms.
@@ -166,7 +171,13 @@ class TermMatcher:
             words = WORD.findall(text)
             if not words:
                 continue
-            lasts = inflections(words[-1], term.pos) if text == term.en else {words[-1]}
+            if text != term.en:
+                lasts = {words[-1]}
+            elif term.keep:  # kept names take plurals only (floats, not floating)
+                lasts = inflections(words[-1], "noun")
+            else:
+                lasts = {w for w in inflections(words[-1], term.pos)
+                         if w == words[-1] or w.lower() not in NOT_INFLECTIONS}
             for last in lasts:
                 phrase = tuple(words[:-1]) + (last,)
                 if not term.case_sensitive:
@@ -236,6 +247,16 @@ class TermMatcher:
             if inner:
                 found.update(inner)
         return found
+
+    @staticmethod
+    def occurs(rendering: str, text: str) -> bool:
+        """Whether ``rendering`` occurs anywhere in ``text``, overlapping other matches
+        (JIT 컴파일러: the leftmost-longest match is JIT 컴파일, 컴파일러 is there too)."""
+        if rendering in text:
+            return True
+        if "  " in text and " " in rendering:
+            return rendering in _SPACES.sub(" ", text)
+        return False
 
     def spacing_variants(self, text: str) -> dict[str, str]:
         """Renderings present with other spacing: agreed rendering -> text as written."""
