@@ -131,3 +131,24 @@ def test_not_the_term(tmp_path, rule, msgid, msgstr):
 ])
 def test_still_the_term(tmp_path, rule, msgid, msgstr):
     assert findings(tmp_path, rule, msgid, msgstr) != []
+
+
+# 4. Particles after a link ending in a gloss, and after code ending in a bracket.
+
+@pytest.mark.parametrize("msgstr", [
+    "[다층 퍼셉트론(multilayer perceptron, MLP)](https://example.com/mlp)을 학습합니다.",
+    "자동 미분(automatic differentiation, autodiff)을 씁니다.",
+    "`@auto_axes(out_sharding=...)`로 감쌉니다.",
+    "`f(x)`를 계산합니다.",
+])
+def test_particle_silent_or_right(tmp_path, msgstr):
+    assert findings(tmp_path, "particle.agreement", "We train it.", msgstr) == []
+
+
+@pytest.mark.parametrize("msgstr", [
+    "[다층 퍼셉트론(multilayer perceptron, MLP)](https://example.com/mlp)를 학습합니다.",
+    "자동 미분(automatic differentiation, autodiff)를 씁니다.",
+    "`auto_axes`으로 감쌉니다.",
+])
+def test_particle_still_checked(tmp_path, msgstr):
+    assert findings(tmp_path, "particle.agreement", "We train it.", msgstr) != []

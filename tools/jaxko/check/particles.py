@@ -6,6 +6,8 @@ a Latin word with a reading (glossary ``reading:``, the tables of
 has a known ending. The Hangul after the word must be a whole particle (을, 으로서,
 와의, 이라는 ...), so 함수형 or 배열들 are never taken for particles. In reST the
 escaped space between markup and particle (``:func:`jax.jit`\\ 을``) is skipped.
+A parenthesised gloss at the end of a link's text does not count (the Korean head word
+before it decides), and code ending in a bracket (``f(x)``) is not judged at all.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from jaxko.check.terms import matched_text
 _HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_BEFORE_HANGUL = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z0-9](?:[A-Za-z0-9_.+\-]*[A-Za-z0-9])?)(?=[가-힣])")
 _GLOSS = re.compile(r"([가-힣])\(([^()\n]{1,80})\)(?=[가-힣])")
+_TRAILING_GLOSS = re.compile(r"(?<=[가-힣])\s*\([^()\n]*\)$")
 _SHOWN_KINDS = frozenset({inline.LITERAL, inline.ROLE, inline.LINK, inline.REFERENCE,
                           inline.STRONG, inline.EMPHASIS})
 
@@ -80,6 +83,11 @@ def particle_agreement(message: Message, context: Context):
         if text.startswith("\\ ", position):
             position += 2
         shown = item.text.strip()
+        if item.kind == inline.LITERAL:
+            if shown.endswith((")", "]", "}")):
+                continue  # `f(x)`, `@auto_axes(out_sharding=...)`: how it is read is unknowable
+        else:  # [다층 퍼셉트론(multilayer perceptron, MLP)](url)을 agrees with 퍼셉트론
+            shown = _TRAILING_GLOSS.sub("", shown)
         hit = _judge(shown, text[item.start:position], text, position, context)
         if hit is not None and position not in seen:
             seen.add(position)
