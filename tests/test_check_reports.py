@@ -152,3 +152,26 @@ def test_particle_silent_or_right(tmp_path, msgstr):
 ])
 def test_particle_still_checked(tmp_path, msgstr):
     assert findings(tmp_path, "particle.agreement", "We train it.", msgstr) != []
+
+
+# 5. Underscore emphasis right before Hangul shows literally.
+
+@pytest.mark.parametrize("msgid, msgstr, fix", [
+    ("The _key_ is new.", "_키_는 새롭습니다.", "*키*는"),
+    ("__JAX__ is fast.", "__JAX__는 빠릅니다.", "**JAX**는"),
+    ("Keep the _state_ around.", "_상태_를 유지합니다.", "*상태*를"),
+])
+def test_underscore_emphasis_before_hangul(tmp_path, msgid, msgstr, fix):
+    found = findings(tmp_path, "syntax.parse", msgid, msgstr)
+    assert len(found) == 1 and fix in found[0]
+
+
+@pytest.mark.parametrize("msgid, msgstr", [
+    ("The _key_ is new.", "*키*는 새롭습니다."),
+    ("The _key_ is new.", "_키는_ 새롭습니다."),
+    ("The _key_ is new.", "_키_ 는 새롭습니다."),
+    ("Use `a_b_c`.", "`_b_는`을 씁니다."),
+    ("Set the snake_case_name.", "snake_case_name은 변수입니다."),
+])
+def test_underscore_emphasis_that_works(tmp_path, msgid, msgstr):
+    assert findings(tmp_path, "syntax.parse", msgid, msgstr) == []

@@ -5,7 +5,8 @@ Parsing costs about a millisecond per message, too much for 75,000 entries withi
 second, so a cheap test decides when a message is worth parsing: the msgstr's markup
 characters differ in number from the msgid's, or (MyST) an emphasis delimiter sits
 between punctuation and Hangul, where CommonMark's flanking rules stop it from
-closing (``**"강조"**를``). A msgstr with the same markup as its msgid in the same
+closing (``**"강조"**를``), or underscore emphasis closes right before Hangul, where
+it cannot close at all (``_키_는``). A msgstr with the same markup as its msgid in the same
 shape parses like it.
 """
 
@@ -16,7 +17,7 @@ from collections import Counter
 from functools import lru_cache
 
 from jaxko.check import inline
-from jaxko.check.context import Context, msgstr_inlines
+from jaxko.check.context import Context, msgstr_inlines, msgstr_masked
 from jaxko.check.message import Message
 from jaxko.check.registry import Hit, rule
 
@@ -26,6 +27,9 @@ _MARKUP = re.compile(r"[`*|_\[\]<>{}$]")
 _SPACED = re.compile(r"(?<!\S)(?:``|\*\*|[`*])(?!\S)")
 _FLANKING = re.compile(r"(?<=[^\s\w])[*_]+(?=[가-힣])|(?<=[가-힣])[*_]+(?=[^\s\w*_])")
 _HANGUL = re.compile(r"[가-힣]")
+# Underscore emphasis closed right before Hangul (`_키_는`, `__JAX__는`): CommonMark
+# lets `_` close only when no letter follows, so it shows the underscores literally.
+_UNDERSCORE_BEFORE_HANGUL = re.compile(r"(?<![\w\\])(__?)(?![\s_])([^_\n]+?)(?<![\s\\])\1(?=[가-힣])")
 
 
 def _fingerprint(text: str) -> tuple:
@@ -37,7 +41,26 @@ def _fingerprint(text: str) -> tuple:
 def worth_parsing(message: Message) -> bool:
     if _fingerprint(message.msgid) != _fingerprint(message.msgstr):
         return True
-    return message.syntax == "myst" and bool(_FLANKING.search(message.msgstr))
+    return message.syntax == "myst" and bool(_FLANKING.search(message.msgstr)
+                                             or _UNDERSCORE_BEFORE_HANGUL.search(message.msgstr))
+
+
+def _literal_underscores(message: Message):
+    """`_키_는`: underscore emphasis that markdown-it leaves literal (checked by parsing
+    the msgstr with `*` in place of the underscores)."""
+    text = msgstr_masked(message)  # no code spans, URLs or math
+    for match in _UNDERSCORE_BEFORE_HANGUL.finditer(text):
+        marks, body = match.group(1), match.group(2)
+        star = "*" * len(marks)
+        fixed = message.msgstr[:match.start()] + star + body + star + message.msgstr[match.end():]
+        kind = "strong_open" if len(marks) == 2 else "em_open"
+        if myst_structure(fixed)[kind] > myst_structure(message.msgstr)[kind]:
+            written = message.msgstr[match.start():match.end() + 1]
+            yield Hit(f"`{written}`: `{marks}` cannot close emphasis right before Hangul, so it "
+                      f"shows literally; write `{star}{body}{star}{written[-1]}` or put the particle "
+                      f"inside the emphasis",
+                      f"{star}{body}{star}{written[-1]}")
+            return
 
 
 # ------------------------------------------------------------------------------ reST
@@ -158,6 +181,9 @@ def parses(message: Message, context: Context):
         new = rst_problems(_escape_hangul(message)) - rst_problems(message.msgid)
         for problem in list(new)[:1]:
             yield Hit(f"reST: {problem}")
+        return
+    for found in _literal_underscores(message):
+        yield found
         return
     lost = _unparsed(message.msgstr, "myst") - _unparsed(message.msgid, "myst")
     if lost:
