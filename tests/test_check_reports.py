@@ -175,3 +175,18 @@ def test_underscore_emphasis_before_hangul(tmp_path, msgid, msgstr, fix):
 ])
 def test_underscore_emphasis_that_works(tmp_path, msgid, msgstr):
     assert findings(tmp_path, "syntax.parse", msgid, msgstr) == []
+
+
+# 6. Names only, copied unchanged, are not untranslated sentences.
+
+def test_names_only_entry_is_not_untranslated(tmp_path):
+    text = "**TPU (Google Cloud TPU VM)**"
+    assert findings(tmp_path, "leftover.untranslated", text, text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "**TPU (runs on a cloud VM)**",
+    "Getting Started With TPU VM",
+])
+def test_copied_prose_is_untranslated(tmp_path, text):
+    assert findings(tmp_path, "leftover.untranslated", text, text) != []

@@ -17,7 +17,7 @@ MIN_WORDS = 5
 
 @rule("leftover.untranslated", severity="warning")
 def untranslated(message: Message, context: Context):
-    """The msgstr is the English msgid copied unchanged (a long sentence, not a name or code).
+    """The msgstr is the English msgid copied unchanged (a long sentence, not names or code).
 
     Bad::
 
@@ -34,9 +34,40 @@ def untranslated(message: Message, context: Context):
     if message.msgstr != message.msgid:
         return
     prose = inline.mask(message.msgid, msgid_inlines(message), syntax=message.syntax)
-    if len(_WORD.findall(prose)) >= MIN_WORDS:
+    words = _WORD.findall(prose)
+    if len(words) >= MIN_WORDS and not _names_only(words, context):
         yield Hit("the msgstr is the English msgid unchanged; translate it, or leave it "
                   "empty so the English shows")
+
+
+def _kept_words(context: Context) -> tuple[frozenset[str], frozenset[str]]:
+    """Words of the terms kept in English: (as written, lower-cased for case-blind terms)."""
+    memo = context.memo("kept-words")
+    if not memo:
+        exact, blind = set(), set()
+        for term in context.glossary.terms:
+            if term.keep:
+                for text in (term.en, *term.forms):
+                    for word in _WORD.findall(text):
+                        (exact if term.case_sensitive else blind).add(
+                            word if term.case_sensitive else word.lower())
+        memo["words"] = (frozenset(exact), frozenset(blind))
+    return memo["words"]
+
+
+def _names_only(words: list[str], context: Context) -> bool:
+    """Whether every word is a name: a kept glossary term, an acronym or CamelCase name
+    (TPU, NumPy, ROCm), or a capitalised word past the first (Google Cloud)."""
+    exact, blind = _kept_words(context)
+    for position, word in enumerate(words):
+        if word in exact or word.lower() in blind:
+            continue
+        if any(ch.isupper() for ch in word[1:]):
+            continue
+        if position > 0 and word[0].isupper():
+            continue
+        return False
+    return True
 
 
 @rule("leftover.english", severity="warning")
