@@ -190,3 +190,12 @@ def test_names_only_entry_is_not_untranslated(tmp_path):
 ])
 def test_copied_prose_is_untranslated(tmp_path, text):
     assert findings(tmp_path, "leftover.untranslated", text, text) != []
+
+
+def test_windows_reads_as_the_glossary_says():
+    from jaxko import korean
+    from jaxko.glossary import load
+
+    readings = load().readings
+    assert korean.reading_of("Windows", readings) == "윈도"
+    assert korean.reading_of("windows", readings) == korean.reading_of("WINDOWS") == "윈도"

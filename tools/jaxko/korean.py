@@ -54,7 +54,7 @@ COMMON_READINGS: Mapping[str, str] = {
     "stablehlo": "스테이블에이치엘오", "hlo": "에이치엘오", "mlir": "엠엘아이알",
     "flax": "플랙스", "optax": "옵택스", "pytorch": "파이토치", "tensorflow": "텐서플로",
     "colab": "코랩", "github": "깃허브", "jupyter": "주피터", "pip": "핍", "conda": "콘다",
-    "linux": "리눅스", "macos": "맥오에스", "windows": "윈도우", "json": "제이슨",
+    "linux": "리눅스", "macos": "맥오에스", "windows": "윈도", "json": "제이슨",
     "float": "플로트", "int": "인트", "bool": "불", "none": "논", "true": "트루",
     "false": "폴스", "array": "어레이", "key": "키", "prng": "피알엔지", "rng": "알엔지",
 }
