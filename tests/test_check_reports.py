@@ -41,6 +41,8 @@ terms:
     ko: 스레드
   - en: trace
     ko: 트레이스
+  - en: key
+    ko: 키
   - en: multilayer perceptron
     ko: 다층 퍼셉트론
   - en: automatic differentiation
@@ -111,6 +113,7 @@ def test_prose_link_text_is_still_checked(tmp_path):
     ("glossary.missing", "The layering of APIs matters.", "API의 계층 구조가 중요합니다."),
     ("glossary.missing", "Pass a tracer in place of an integer.", "정수 대신 트레이서를 넘깁니다."),
     ("glossary.missing", "There are a host of options.", "선택지가 많습니다."),
+    ("glossary.missing", "The key part is the trace.", "핵심은 트레이스입니다."),
     ("glossary.missing", "Output shardings as a function of input shardings.",
      "입력 샤딩에 따라 정해지는 출력 샤딩."),
     ("glossary.missing", "State is threaded in and out.", "상태를 넘겨주고 돌려받습니다."),

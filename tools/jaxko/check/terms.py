@@ -26,7 +26,7 @@ WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 # instance"): matched like terms, longest first, and then ignored.
 IDIOMS = ("for instance", "key thing", "key things", "key point", "key points", "key idea",
           "key ideas", "key insight", "key difference", "key differences", "key concept",
-          "key concepts", "key feature", "key features", "key takeaway", "key takeaways",
+          "key concepts", "key feature", "key features", "key part", "key parts", "key takeaway", "key takeaways",
           "in order to", "a number of", "on the other hand", "in terms of",
           "in place of", "a host of", "as a function of")
 # Regular inflections that are other words, not the term's verb forms: "floating" is
