@@ -53,6 +53,8 @@ def test_classify_from_source(srcdir, msgid, document, expected):
     ("Installation", TEXT),
     ("JAX arrays (like NumPy arrays) are immutable.", TEXT),
     ("See jax.jit for details.", TEXT),
+    ("Conda (community-supported)", TEXT),  # parses as a call; a heading in a fresh clone
+    ("jnp.sum(x)", CODE),
 ])
 def test_heuristics_without_source(msgid, block):
     assert guess(msgid)[0] == block
@@ -77,3 +79,12 @@ def test_syntax_from_locations():
 def test_suppression_comments(comment, names):
     assert ignored_rules(comment, "") == names
     assert ignored_rules("", comment) == names
+
+
+def test_unstaged_checkout_reads_the_pinned_offline_copy(tmp_path, monkeypatch, shared_upstream):
+    """A fresh clone has no _build/upstream: the checker falls back to shared/upstream/<tag>."""
+    from jaxko.check import runner
+
+    monkeypatch.setattr("jaxko.paths.staged_docs", lambda root=None: tmp_path / "not-staged")
+    found = runner._default_source_dir()
+    assert found is not None and found.resolve() == (shared_upstream / "docs").resolve()

@@ -132,12 +132,30 @@ def build_state(options: Options, glossary: glossary_model.Glossary) -> _State:
     state.consistency = any(r.name == consistency.RULE for r in rules)
     srcdir = options.source_dir
     if srcdir is None:
-        from jaxko.paths import staged_docs
-        candidate = staged_docs()
-        srcdir = candidate if candidate.is_dir() else None
+        srcdir = _default_source_dir()
     state.sources = SourceIndex(srcdir)
     state.syntax = options.syntax
     return state
+
+
+def _default_source_dir() -> Path | None:
+    """The staged upstream, else the pinned offline copy beside the checkout.
+
+    A fresh clone has not staged anything yet; the offline copy holds the same
+    documents (same content hash), so code blocks are told from prose the same way.
+    """
+    from jaxko import paths, upstream
+    from jaxko.errors import UserError
+
+    staged = paths.staged_docs()
+    if staged.is_dir():
+        return staged
+    try:
+        root = paths.repo_root()
+        local = Path(upstream.default_source(upstream.read_pin(root), root)) / "docs"
+    except UserError:
+        return None
+    return local if local.is_dir() else None
 
 
 def messages_of(path: Path, entries, state: _State, lines: set[int] | None):

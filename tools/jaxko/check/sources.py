@@ -37,8 +37,9 @@ _LATEX = re.compile(r"\\(?:frac|sum|prod|int|begin|end|mathbf|mathrm|left|right|
                     r"alpha|beta|gamma|delta|sigma|theta|lambda|mu|pi|cdot|times|leq|geq|"
                     r"sqrt|hat|bar|tilde|operatorname|text|quad|mathcal|infty|to|in)\b|\\\\|&=|\^\{|_\{")
 _CODE_PUNCTUATION = re.compile(r"[()\[\]=]|^\s*(?:import|from)\s|\.\w")
-# Three words in a row: a sentence, even when it parses (`f(x) is fine`).
-_PROSE = re.compile(r"[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}|`|\{")
+# Three words in a row: a sentence, even when it parses (`f(x) is fine`); a word, a
+# space and a parenthesis is prose style too ("Conda (community-supported)").
+_PROSE = re.compile(r"[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}|`|\{|[A-Za-z] \([A-Za-z]")
 _PROMPT = re.compile(r"^\s*(?:>>>|\$ |%|!)")
 
 CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "code-cell", "testcode",
