@@ -17,17 +17,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "notebooks"
 DOCS = FIXTURES / "docs"
 
 
-@pytest.fixture
-def project(tmp_path, monkeypatch) -> Path:
-    """A project root with a writable copy of the fixture catalogs."""
-    shutil.copytree(FIXTURES / "locale", tmp_path / "locale")
-    monkeypatch.setenv("JAXKO_ROOT", str(tmp_path))
-    return tmp_path
-
-
-def _build(project: Path, **kwargs) -> build.BuildSummary:
-    return build.build(srcdir=DOCS, locale_dir=project / "locale",
-                       out_dir=project / "_build" / "notebooks" / "ko", **kwargs)
+from notebook_project import build_fixture_notebooks as _build, project  # noqa: F401,E402
 
 
 def _edit_msgstr(project: Path, catalog: str, msgid_part: str, old: str, new: str) -> None:
