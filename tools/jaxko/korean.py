@@ -116,6 +116,17 @@ _LATIN_TOKEN = re.compile(r"[A-Za-z]+|[0-9]+(?:\.[0-9]+)?")
 _SPLIT_IDENTIFIER = re.compile(r"[A-Za-z0-9]+")
 
 
+def _joined_reading(parts, readings):
+    """The readings of the parts one after another, or None if one part has none."""
+    out = []
+    for part in parts:
+        part_reading = reading_of(part, readings)
+        if part_reading is None:
+            return None
+        out.append(part_reading)
+    return "".join(out)
+
+
 def reading_of(latin: str, readings: Mapping[str, str] | None = None) -> str | None:
     """Hangul reading of a Latin term, or None when the tables cannot tell.
 
@@ -137,23 +148,11 @@ def reading_of(latin: str, readings: Mapping[str, str] | None = None) -> str | N
     if not parts:
         return None
     if len(parts) > 1 or parts[0] != text:
-        out = []
-        for part in parts:
-            part_reading = reading_of(part, readings)
-            if part_reading is None:
-                return None
-            out.append(part_reading)
-        return "".join(out)
+        return _joined_reading(parts, readings)
     # A single alphanumeric run: letters and digits alternate (x64, float32, bf16).
     pieces = _LATIN_TOKEN.findall(text)
     if len(pieces) > 1:
-        out = []
-        for piece in pieces:
-            piece_reading = reading_of(piece, readings)
-            if piece_reading is None:
-                return None
-            out.append(piece_reading)
-        return "".join(out)
+        return _joined_reading(pieces, readings)
     if text[0].isdigit():
         return _decimal_reading(text)
     if len(text) == 1:
