@@ -19,7 +19,7 @@ import difflib
 import os
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -162,9 +162,6 @@ class MergeStats:
     revived: int = 0       # obsolete translations whose msgid came back
     obsolete: int = 0      # translations whose msgid is gone, kept as #~ entries
     dropped_untranslated: int = 0
-    created: bool = False
-    changed: bool = False
-    fuzzy_pairs: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, other: "MergeStats") -> None:
         for name in ("entries", "new", "kept", "fuzzy", "revived", "obsolete", "dropped_untranslated"):
@@ -283,7 +280,6 @@ def merge(po: polib.POFile, pot: polib.POFile, *, pot_dir: Path | None = None,
         entry.previous_msgctxt = source.msgctxt
         stats.fuzzy += 1
         stats.new -= 1
-        stats.fuzzy_pairs.append((source.msgid, entry.msgid))
 
     for entry in obsolete.values():
         result.append(entry)

@@ -18,7 +18,6 @@ class UpdateSummary:
     changed: int = 0
     orphaned: list[str] = field(default_factory=list)
     totals: cat.MergeStats = field(default_factory=cat.MergeStats)
-    translated_before: int = 0
 
     def as_dict(self) -> dict:
         t = self.totals
@@ -49,11 +48,10 @@ def update(*, pot_dir: Path | None = None, locale_dir: Path | None = None, langu
         pot = cat.load(pot_path)
         if po_path.exists():
             po = cat.load(po_path)
-            summary.translated_before += sum(1 for e in po if e.msgstr)
             merged, stats = cat.merge(po, pot, pot_dir=pot_dir, srcdir=srcdir)
         else:
             merged = cat.new_catalog(pot, language, pot_dir=pot_dir, srcdir=srcdir)
-            stats = cat.MergeStats(entries=len(merged), new=len(merged), created=True)
+            stats = cat.MergeStats(entries=len(merged), new=len(merged))
             summary.created += 1
         if cat.save(merged, po_path):
             summary.changed += 1
