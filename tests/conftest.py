@@ -15,6 +15,12 @@ FIXTURES = ROOT / "tests" / "fixtures"
 SHARED_UPSTREAM = ROOT.parent / "shared" / "upstream" / "jax-v0.10.2"
 
 
+@pytest.fixture(autouse=True)
+def _own_check_cache(tmp_path_factory, monkeypatch):
+    """Every test gets its own `jaxko check` result cache, never the checkout's."""
+    monkeypatch.setenv("JAXKO_CACHE_DIR", str(tmp_path_factory.mktemp("jaxko-cache")))
+
+
 @pytest.fixture
 def root() -> Path:
     return ROOT

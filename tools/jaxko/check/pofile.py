@@ -54,12 +54,20 @@ def _unescape(text: str) -> str:
 
 def read_text(path: Path) -> str:
     """The file as text, or a one-line error naming the line of bad UTF-8."""
+    return decode(read_bytes(path), path)
+
+
+def read_bytes(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise UserError("catalog not found", path) from None
     except OSError as err:
         raise UserError(f"cannot read catalog: {err.strerror}", path) from None
+
+
+def decode(data: bytes, path: Path) -> str:
+    """UTF-8 text, or a one-line error naming the line of bad UTF-8."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -23,9 +23,9 @@ def text(result: Result, out: TextIO) -> None:
 
 def as_json(result: Result, out: TextIO) -> None:
     """``{"findings": [...], "summary": {...}}``; ``line`` is the line of the msgid."""
-    json.dump({"findings": [f.as_dict() for f in result.findings], "summary": result.summary()},
-              out, ensure_ascii=False, indent=None)
-    out.write("\n")
+    # dumps, not dump: dump streams through the pure-Python encoder, several times slower.
+    out.write(json.dumps({"findings": [f.as_dict() for f in result.findings],
+                          "summary": result.summary()}, ensure_ascii=False) + "\n")
 
 
 def _escape_data(value: str) -> str:

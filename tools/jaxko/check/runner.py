@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+from hashlib import blake2b
 import os
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from jaxko import glossary as glossary_model
 from jaxko.catalogs import iter_catalogs
+from jaxko.check import cache as cache_model
 from jaxko.check import consistency, pofile
 from jaxko.check import inline
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
@@ -49,6 +51,7 @@ class Options:
     source_dir: Path | None = None     # staged upstream docs, to tell code blocks
     jobs: int | None = None            # worker processes; None: one per CPU
     progress: bool = False
+    cache_dir: Path | None = None      # reuse results of unchanged catalogs (not with since)
 
 
 @dataclass
@@ -62,6 +65,7 @@ class Result:
     suppressed: int = 0
     glossary: str | None = None
     terms: int = 0
+    cached: int = 0                    # catalogs whose results came from the cache
 
     @property
     def errors(self) -> int:
@@ -74,7 +78,8 @@ class Result:
     def summary(self) -> dict:
         return {"files": self.files, "entries": self.entries, "checked": self.checked,
                 "errors": self.errors, "warnings": self.warnings,
-                "suppressed": self.suppressed, "glossary": self.glossary, "terms": self.terms,
+                "suppressed": self.suppressed, "cached": self.cached,
+                "glossary": self.glossary, "terms": self.terms,
                 "rules": dict(sorted(Counter(f.rule for f in self.findings).items()))}
 
     @property
@@ -89,6 +94,8 @@ class _FileResult:
     entries: int
     checked: int
     suppressed: int
+    digest: str | None = None   # SHA-1 of the bytes that were checked
+    sources: dict = field(default_factory=dict)   # source document -> stat signature
 
 
 class _State:
@@ -123,7 +130,6 @@ def build_state(options: Options, glossary: glossary_model.Glossary) -> _State:
         rules = [r for r in rules if r.family not in ("glossary",)]
     state = _State()
     state.context = Context(glossary)
-    state.context.matcher  # compile before forking  # noqa: B018
     state.plans = {}
     for block in (TEXT, CODE, MATH):
         for syntax in SYNTAXES:
@@ -230,14 +236,27 @@ def _check_file(task: tuple[str, frozenset[int] | None]) -> _FileResult:
     state = _STATE
     assert state is not None
     path = Path(path_text)
-    entries = pofile.read(path)
+    data = pofile.read_bytes(path)
+    entries = pofile.parse(pofile.decode(data, path), path)
     messages = list(messages_of(path, entries, state, set(lines) if lines is not None else None))
     findings, checked, suppressed = check_messages(messages, state)
     records = []
     if state.consistency:
-        records = [(hash((m.msgctxt, m.msgid)), hash(m.msgstr), m.line,
-                    m.suppressed(consistency.RULE)) for m in messages]
-    return _FileResult(findings, records, sum(1 for e in entries if e.msgid), checked, suppressed)
+        records = [(stable_hash(m.msgid if m.msgctxt is None else m.msgctxt + "\x04" + m.msgid),
+                    stable_hash(m.msgstr), m.line, m.suppressed(consistency.RULE))
+                   for m in messages]
+    sources = {}
+    srcdir = state.sources.srcdir
+    if srcdir is not None:
+        for document in {m.source[0] for m in messages if m.source}:
+            sources[document] = cache_model.stat_signature(srcdir / document)
+    return _FileResult(findings, records, sum(1 for e in entries if e.msgid), checked,
+                       suppressed, cache_model.digest_bytes(data), sources)
+
+
+def stable_hash(text: str) -> int:
+    """A 64-bit hash that is the same in every process and run (``hash`` is salted)."""
+    return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest())
 
 
 def _run_one(task):
@@ -258,8 +277,21 @@ def run(options: Options) -> Result:
         changed = changed_lines(options.since, options.paths)
         files = [f for f in files if f.resolve() in changed]
     _STATE = build_state(options, glossary)
-    tasks = [(str(f), changed[f.resolve()] if changed is not None else None) for f in files]
     results: dict[str, _FileResult] = {}
+    cache = _open_cache(options, glossary_name, _STATE)
+    keys: dict[str, str] = {}
+    tasks = []
+    for f in files:
+        if cache is not None:
+            key = keys[str(f)] = os.path.abspath(f)
+            hit = cache.get(key, cache_model.file_digest(f), _STATE.sources.srcdir)
+            if hit is not None:
+                results[str(f)] = _from_cache(str(f), hit)
+                continue
+        tasks.append((str(f), changed[f.resolve()] if changed is not None else None))
+    reused = len(results)
+    if tasks:
+        _STATE.context.matcher  # compile once, before forking  # noqa: B018
     # The check makes millions of small objects and no reference cycles; the cyclic
     # collector would walk the whole heap again and again (the forked workers' too)
     # for nothing. Off for the run, and existing objects frozen so the workers do not
@@ -272,10 +304,15 @@ def run(options: Options) -> Result:
             if isinstance(outcome, UserError):
                 raise outcome
             results[name] = outcome
+            if cache is not None:
+                cache.put(keys[name], _to_cache(outcome))
     finally:
         gc.unfreeze()
         if collecting:
             gc.enable()
+        if cache is not None:
+            cache.prune()
+            cache.save()
     findings: list[Finding] = []
     entries = checked = suppressed = 0
     records = []
@@ -291,7 +328,34 @@ def run(options: Options) -> Result:
         findings.extend(_consistency(records))
     findings.sort()
     return Result(findings, len(files), entries, checked, suppressed, glossary_name,
-                  len(glossary))
+                  len(glossary), reused)
+
+
+def _open_cache(options: Options, glossary_name: str | None, state: _State):
+    """The result cache of this run, or None (no cache dir, or a --since run)."""
+    if options.cache_dir is None or options.since:
+        return None
+    stamp = cache_model.fingerprint(
+        glossary=Path(glossary_name) if glossary_name else None,
+        use_glossary=options.use_glossary, syntax=options.syntax, select=options.select,
+        ignore=options.ignore, source_dir=state.sources.srcdir)
+    return cache_model.Cache(options.cache_dir, stamp)
+
+
+def _to_cache(outcome: _FileResult) -> cache_model.Entry:
+    return cache_model.Entry(
+        outcome.digest, outcome.sources, outcome.entries, outcome.checked, outcome.suppressed,
+        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion] for f in outcome.findings],
+        [value for record in outcome.records for value in record])
+
+
+def _from_cache(path: str, entry: cache_model.Entry) -> _FileResult:
+    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion)
+                for line, rule_, severity, message, msgid, suggestion in entry.findings]
+    flat = entry.records
+    records = list(zip(flat[0::4], flat[1::4], flat[2::4], flat[3::4]))
+    return _FileResult(findings, records, entry.entries,
+                       entry.checked, entry.suppressed, entry.digest, entry.sources)
 
 
 def _map(tasks, options: Options):
@@ -336,12 +400,14 @@ def _size(path: str) -> int:
 
 def _consistency(records) -> list[Finding]:
     """Consistency findings; texts re-read only for the entries that disagree."""
-    by_key: dict[int, set[int]] = {}
-    paths: dict[int, set[str]] = {}
-    for key, text_hash, name, _, _ in records:
-        by_key.setdefault(key, set()).add(text_hash)
-        paths.setdefault(key, set()).add(name)
-    conflicting = {k for k, hashes in by_key.items() if len(hashes) > 1 and len(paths[k]) > 1}
+    # One pass over ~75,000 records: a key with two different msgstr hashes may
+    # disagree (find_inconsistent decides, on the real texts, across catalogs).
+    first: dict[int, int] = {}
+    conflicting: set[int] = set()
+    for key, text_hash, _, _, _ in records:
+        seen = first.setdefault(key, text_hash)
+        if seen != text_hash:
+            conflicting.add(key)
     if not conflicting:
         return []
     wanted: dict[str, set[int]] = {}

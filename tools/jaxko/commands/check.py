@@ -40,13 +40,18 @@ def register(sub) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--jobs", "-j", type=int, metavar="N",
                         help="worker processes (default: one per CPU)")
+    parser.add_argument("--cache-dir", type=Path, metavar="DIR",
+                        help="where results of unchanged catalogs are kept between runs "
+                             "(default: $JAXKO_CACHE_DIR or .jaxko_cache)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="check every catalog again; read and write no cache")
     parser.add_argument("--fail-on", choices=("error", "warning"), default="error",
                         help="exit 1 on errors only (default) or on warnings too")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from jaxko.check import report
+    from jaxko.check import cache, report
     from jaxko.check.runner import Options, run as run_check
     from jaxko.paths import catalogs_dir
 
@@ -55,7 +60,8 @@ def run(args) -> int:
                       use_glossary=not args.no_glossary, syntax=args.syntax,
                       select=args.select, ignore=args.ignore, since=args.since,
                       source_dir=args.source_dir, jobs=args.jobs,
-                      progress=args.format == "text")
+                      progress=args.format == "text",
+                      cache_dir=None if args.no_cache else (args.cache_dir or cache.default_dir()))
     result = run_check(options)
     report.REPORTERS[args.format](result, sys.stdout)
     if args.fail_on == "warning" and result.findings:

@@ -1,0 +1,189 @@
+"""A persistent cache of check results per catalog, so an unchanged catalog is not
+checked again (what ruff and mypy do for source files).
+
+What a catalog's findings depend on, and how the cache knows it is unchanged:
+
+* the catalog's bytes: a SHA-1 of the file (reading and hashing 25 MB takes about
+  30 ms, and unlike mtimes it survives ``git checkout`` and a copy);
+* the source documents its ``#:`` locations name, which tell code blocks from prose:
+  their size and mtime, recorded per catalog;
+* everything else is the run's *fingerprint*: the glossary file's bytes, the rule
+  selection, ``--syntax``, the source folder, the Python version, the versions of
+  docutils and the MyST parser, and the source of the ``jaxko`` package itself (a
+  changed rule invalidates everything).
+
+The cache is one JSON file (never pickle: a checkout under review must not be able to
+run code through a planted cache file) in ``.jaxko_cache/`` of the current folder,
+or ``$JAXKO_CACHE_DIR``. It is written atomically; a missing, unreadable or
+foreign cache is simply a cold start, and a cache that cannot be written costs
+speed, never the check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+VERSION = 1
+FILENAME = "check.json"
+DEFAULT_DIR = ".jaxko_cache"
+# Libraries whose behaviour the rules embed (the syntax rule runs their parsers).
+_LIBRARIES = ("docutils", "myst-parser", "markdown-it-py")
+
+
+def default_dir() -> Path:
+    return Path(os.environ.get("JAXKO_CACHE_DIR") or DEFAULT_DIR)
+
+
+def digest_bytes(data: bytes) -> str:
+    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
+
+
+def file_digest(path: Path) -> str | None:
+    try:
+        return digest_bytes(path.read_bytes())
+    except OSError:
+        return None
+
+
+def stat_signature(path: Path) -> list[int] | None:
+    """[mtime_ns, size] of a source document, None when it does not exist."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_size]
+
+
+def _code_digest() -> str:
+    """The source of the jaxko package: a changed rule or reader invalidates the cache."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha1(usedforsecurity=False)
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            pass
+    return digest.hexdigest()
+
+
+def _library_versions() -> list[str]:
+    """The installed distributions of the parsers (their ``*.dist-info`` folder names,
+    which carry the version; importlib.metadata would cost more than the whole lookup)."""
+    prefixes = tuple(name.replace("-", "_").lower() + "-" for name in _LIBRARIES)
+    found = []
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        found.extend(n for n in names if n.endswith(".dist-info") and n.lower().startswith(prefixes))
+    return sorted(found)
+
+
+def fingerprint(*, glossary: Path | None, use_glossary: bool, syntax: str | None,
+                select: list[str] | None, ignore: list[str] | None,
+                source_dir: Path | None) -> str:
+    """Everything besides the catalog and its sources that the findings depend on."""
+    glossary_digest = None
+    if use_glossary and glossary is not None:
+        glossary_digest = file_digest(glossary)
+    parts = [VERSION, sys.version, _library_versions(), _code_digest(), glossary_digest,
+             use_glossary, syntax, sorted(select or []), sorted(ignore or []),
+             str(source_dir.resolve()) if source_dir is not None else None]
+    text = json.dumps(parts, ensure_ascii=True)
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+
+
+@dataclass
+class Entry:
+    """One catalog's cached result (findings without their path: a later run may
+    name the same catalog differently, relative or absolute)."""
+
+    digest: str
+    sources: dict[str, list[int] | None]   # document -> stat signature
+    entries: int
+    checked: int
+    suppressed: int
+    findings: list[list]                   # [line, rule, severity, message, msgid, suggestion]
+    records: list                          # flat: key hash, msgstr hash, line, suppressed, ...
+
+    def valid(self, digest: str | None, srcdir: Path | None) -> bool:
+        if digest is None or digest != self.digest:
+            return False
+        for document, signature in self.sources.items():
+            current = stat_signature(srcdir / document) if srcdir is not None else None
+            if current != signature:
+                return False
+        return True
+
+
+class Cache:
+    """The cache file of one run: loaded once, updated, saved once."""
+
+    def __init__(self, folder: Path, fingerprint_: str):
+        self.folder = folder
+        self.path = folder / FILENAME
+        self.fingerprint = fingerprint_
+        self.files: dict[str, Entry] = {}
+        self.changed = False
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if not isinstance(data, dict) or data.get("fingerprint") != self.fingerprint:
+            return
+        files = data.get("files")
+        if not isinstance(files, dict):
+            return
+        for name, raw in files.items():
+            try:
+                self.files[name] = Entry(**raw)
+            except TypeError:
+                self.changed = True  # a damaged item: dropped, rewritten on save
+
+    def get(self, key: str, digest: str | None, srcdir: Path | None) -> Entry | None:
+        entry = self.files.get(key)
+        if entry is not None and entry.valid(digest, srcdir):
+            return entry
+        return None
+
+    def put(self, key: str, entry: Entry) -> None:
+        self.files[key] = entry
+        self.changed = True
+
+    def prune(self) -> None:
+        """Forget catalogs that no longer exist."""
+        for name in [n for n in self.files if not os.path.exists(n)]:
+            del self.files[name]
+            self.changed = True
+
+    def save(self) -> bool:
+        """Write the cache atomically; False (and nothing written) when it cannot be."""
+        if not self.changed:
+            return True
+        from jaxko.catalogs import write_text_atomic
+        from jaxko.errors import UserError
+
+        data = {"fingerprint": self.fingerprint,
+                "files": {name: vars(entry) for name, entry in sorted(self.files.items())}}
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            # Like .ruff_cache: never committed, whatever the project's .gitignore says.
+            ignore = self.folder / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# Created by jaxko check.\n*\n", encoding="utf-8")
+            write_text_atomic(self.path, json.dumps(data, ensure_ascii=False,
+                                                    separators=(",", ":")))
+        except (OSError, UserError):
+            return False
+        self.changed = False
+        return True
