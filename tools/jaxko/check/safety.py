@@ -75,9 +75,8 @@ def script_url(message: Message, context: Context):
         msgstr: "[안내](guide.md)를 보세요."
     """
     for pattern in (_SCRIPT_SCHEME, _DATA_URL):
-        found = len(pattern.findall(message.msgstr))
-        if found > len(pattern.findall(message.msgid)):
-            match = pattern.search(message.msgstr)
+        match = pattern.search(message.msgstr)  # almost always None: nothing to count
+        if match is not None and len(pattern.findall(message.msgstr)) > len(pattern.findall(message.msgid)):
             yield Hit(f"script or data URL `{match.group(0).strip()}` is not in the msgid")
 
 

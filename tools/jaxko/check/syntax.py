@@ -22,7 +22,6 @@ from jaxko.check.message import Message
 from jaxko.check.registry import Hit, rule
 
 _MARKUP_CHARS = "`*|_[]<>{}$"
-_MARKUP = re.compile(r"[`*|_\[\]<>{}$]")
 # A delimiter with space on both sides (`** 굵게**`) opens and closes nothing.
 _SPACED = re.compile(r"(?<!\S)(?:``|\*\*|[`*])(?!\S)")
 _FLANKING = re.compile(r"(?<=[^\s\w])[*_]+(?=[가-힣])|(?<=[가-힣])[*_]+(?=[^\s\w*_])")
@@ -35,7 +34,9 @@ _UNDERSCORE_BEFORE_HANGUL = re.compile(r"(?<![\w\\])(__?)(?![\s_])([^_\n]+?)(?<!
 def _fingerprint(text: str) -> tuple:
     if "\\ " in text:  # reST's escaped space before a particle stands for a space
         text = text.replace("\\ ", " ")
-    return "".join(sorted(_MARKUP.findall(text))), len(_SPACED.findall(text))
+    # How many of each markup character (str.count runs in C; a findall and a sort
+    # of the characters cost several times more), and how many spaced delimiters.
+    return tuple(map(text.count, _MARKUP_CHARS)), len(_SPACED.findall(text))
 
 
 def worth_parsing(message: Message) -> bool:
