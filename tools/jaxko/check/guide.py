@@ -118,6 +118,10 @@ $ jaxko check --format json                   # 도구용 출력 (github: 워크
   (`--syntax`로 강제). 코드 블록인지는 스테이징된 원문(`_build/upstream/docs`,
   `--source-dir`)에서 찾아 확인하고, 원문이 없으면 추측합니다.
 - 용어집: 기본은 `glossary/ko.yaml`, `--glossary FILE`로 바꿉니다.
+- 캐시: 바뀌지 않은 카탈로그는 다시 검사하지 않고 지난 결과를 씁니다(`.jaxko_cache/`,
+  `$JAXKO_CACHE_DIR`나 `--cache-dir DIR`로 위치를 바꿉니다). 카탈로그 내용, 그 원문 문서,
+  용어집, 고른 규칙, 검사 도구 코드 가운데 하나라도 바뀌면 다시 검사합니다. 모두 새로
+  검사하려면 `--no-cache`를 씁니다. `--since` 실행은 캐시를 읽지도 쓰지도 않습니다.
 
 ## 검사 끄기
 

@@ -18,7 +18,9 @@ def text(result: Result, out: TextIO) -> None:
     glossary = f", glossary {s['glossary']} ({s['terms']} terms)" if s["glossary"] else ", no glossary"
     out.write(f"{s['files']} catalogs, {s['checked']} translated entries checked "
               f"(of {s['entries']}){glossary}: {s['errors']} errors, {s['warnings']} warnings"
-              + (f", {s['suppressed']} suppressed" if s["suppressed"] else "") + "\n")
+              + (f", {s['suppressed']} suppressed" if s["suppressed"] else "")
+              + (f" ({s['cached']} catalogs unchanged, results from the cache)" if s["cached"] else "")
+              + "\n")
 
 
 def as_json(result: Result, out: TextIO) -> None:
