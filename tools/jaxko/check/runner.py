@@ -248,7 +248,12 @@ def _check_file(task: tuple[str, frozenset[int] | None]) -> _FileResult:
     sources = {}
     srcdir = state.sources.srcdir
     if srcdir is not None:
-        for document in {m.source[0] for m in messages if m.source}:
+        documents = set()
+        for message in messages:
+            location = message.source
+            if location is not None:
+                documents.add(location[0])
+        for document in documents:
             sources[document] = cache_model.stat_signature(srcdir / document)
     return _FileResult(findings, records, sum(1 for e in entries if e.msgid), checked,
                        suppressed, cache_model.digest_bytes(data), sources)

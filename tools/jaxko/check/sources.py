@@ -51,6 +51,8 @@ _NESTED_RST = frozenset({"eval-rst"})
 
 def normalise(text: str) -> str:
     """Whitespace-insensitive form of a block: dedented, no trailing spaces or blank edges."""
+    if "\n" not in text:  # a paragraph (most messages): the same as the general case
+        return text.rstrip().lstrip(" \t")
     lines = [line.rstrip() for line in text.split("\n")]
     while lines and not lines[0]:
         lines.pop(0)
