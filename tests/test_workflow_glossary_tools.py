@@ -165,3 +165,89 @@ def test_export_to_file(tmp_path, capsys):
     out = tmp_path / "glossary.csv"
     assert main(["glossary", "export", "--glossary", str(GLOSSARY), "-o", str(out)]) == 0
     assert out.read_text(encoding="utf-8").startswith("source,target,")
+
+
+# ------------------------------------------------------------------------------ sort
+
+UNSORTED = """\
+# A header comment stays on top.
+terms:
+  # --- Group B ---
+  - en: zeta
+    ko: 제타
+
+  # a comment about beta moves with it
+  - en: beta
+    ko: 베타
+    note: two
+      lines
+
+  - en: Alpha
+    keep: true
+
+  # --- Group A ---
+  - en: yak
+    ko: 야크
+
+  - en: xylophone
+    ko: 실로폰
+"""
+
+SORTED = """\
+# A header comment stays on top.
+terms:
+  # --- Group B ---
+  - en: Alpha
+    keep: true
+
+  # a comment about beta moves with it
+  - en: beta
+    ko: 베타
+    note: two
+      lines
+
+  - en: zeta
+    ko: 제타
+
+  # --- Group A ---
+  - en: xylophone
+    ko: 실로폰
+
+  - en: yak
+    ko: 야크
+"""
+
+
+def test_sort_orders_each_group_and_moves_whole_entries(tmp_path, capsys):
+    path = tmp_path / "ko.yaml"
+    path.write_text(UNSORTED, encoding="utf-8")
+    assert main(["glossary", "sort", "--check", "--glossary", str(path)]) == 1
+    assert path.read_text(encoding="utf-8") == UNSORTED  # --check writes nothing
+    assert main(["glossary", "sort", "--glossary", str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == SORTED  # groups kept, not merged
+    assert main(["glossary", "sort", "--check", "--glossary", str(path)]) == 0
+    assert main(["glossary", "sort", "--glossary", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("already sorted")
+
+
+def test_sort_refuses_a_broken_glossary_and_a_lossy_result(tmp_path, capsys, monkeypatch):
+    from jaxko.workflow import glossary_order
+
+    path = tmp_path / "ko.yaml"
+    path.write_text(UNSORTED.replace("    ko: 야크\n", "    kor: 야크\n"), encoding="utf-8")
+    before = path.read_bytes()
+    assert main(["glossary", "sort", "--glossary", str(path)]) == 2
+    assert capsys.readouterr().err.startswith(f"jaxko: {path}:")
+    assert path.read_bytes() == before
+    # If the block sorter ever dropped a line, the re-parse notices: nothing written.
+    path.write_text(UNSORTED, encoding="utf-8")
+    real = glossary_order.sorted_text
+    monkeypatch.setattr(glossary_order, "sorted_text",
+                        lambda text: real(text).replace("    ko: 베타\n", ""))
+    assert main(["glossary", "sort", "--glossary", str(path)]) == 2
+    assert "would change the terms" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8") == UNSORTED
+
+
+def test_project_glossary_is_sorted():
+    assert run_jaxko("glossary", "sort", "--check").returncode == 0

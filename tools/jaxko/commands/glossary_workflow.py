@@ -133,4 +133,33 @@ def run_export(args) -> int:
     return 0
 
 
-ACTIONS = [register_rename, register_suggest, register_export]
+# ---------------------------------------------------------------------------- sort
+
+
+def register_sort(actions) -> None:
+    parser = actions.add_parser(
+        "sort", help="put each group's entries in alphabetical order of `en`",
+        description="Sort the entries of each `# --- group ---` of the glossary by their "
+                    "English term (case-insensitive). Entries move as whole blocks of text, "
+                    "comments and notes with them; nothing is reformatted, and nothing is "
+                    "written unless the sorted file holds exactly the same terms. With "
+                    "--check, write nothing and exit 1 when the glossary is out of order.")
+    parser.add_argument("--check", action="store_true",
+                        help="only report; exit 1 when the glossary would be reordered")
+    _glossary_option(parser)
+    parser.set_defaults(func=run_sort)
+
+
+def run_sort(args) -> int:
+    from jaxko.workflow import glossary_order
+
+    path = args.glossary or glossary.default_path()
+    changed = glossary_order.sort_file(path, check=args.check)
+    if args.check:
+        print(f"{path}: {'out of order; run `jaxko glossary sort`' if changed else 'sorted'}")
+        return 1 if changed else 0
+    print(f"{path}: {'sorted' if changed else 'already sorted'}")
+    return 0
+
+
+ACTIONS = [register_rename, register_suggest, register_export, register_sort]
