@@ -173,6 +173,70 @@ def test_unplaceable_translation_is_a_warning_naming_it(project):
     assert (report.applied, report.translated) == (16, 17)
 
 
+ROOT = Path(__file__).resolve().parents[1]
+# An "Open in Colab" / "Open in Kaggle" badge pair as upstream writes it at the top of a
+# notebook; the Colab alt text runs over a line break, as in upstream's parallel.ipynb.
+BADGE_CELL = ("[![Open in\nColab](https://colab.research.google.com/assets/colab-badge.svg)]"
+              "(https://colab.research.google.com/github/jax-ml/jax/blob/main/docs/tiny.ipynb) "
+              "[![Open in Kaggle](https://kaggle.com/static/images/open-in-kaggle.svg)]"
+              "(https://kaggle.com/kernels/welcome?src=https://github.com/jax-ml/jax/blob/main"
+              "/docs/tiny.ipynb)")
+BADGE_ALTS = {"Open inColab": "Colab에서 열기", "Open in Kaggle": "Kaggle에서 열기"}
+
+
+@pytest.fixture(scope="module")
+def badge_docs(tmp_path_factory) -> tuple[Path, list[polib.POEntry]]:
+    """The fixture docs with a badge cell appended to tiny.ipynb, and the messages
+    Sphinx's gettext builder extracts from that cell."""
+    base = tmp_path_factory.mktemp("badge")
+    docs = base / "docs"
+    shutil.copytree(DOCS, docs)
+    notebook = _read(docs / "tiny.ipynb")
+    notebook.cells.append(nbformat.v4.new_markdown_cell(BADGE_CELL, id="badges"))
+    nbformat.write(notebook, str(docs / "tiny.ipynb"))
+    result = extract.extract(root=ROOT, srcdir=docs, outdir=base / "pot")
+    assert result.warnings == []
+    cell = len(notebook.cells)  # occurrences are tiny.ipynb:<cell * 10000 + line>
+    messages = [e for e in polib.pofile(str(base / "pot" / "tiny.pot"))
+                if any(int(line) // 10000 == cell for _name, line in e.occurrences)]
+    return docs, messages
+
+
+@pytest.mark.parametrize("block", ["korean alts", "english alts", "untranslated"])
+def test_badge_alt_texts_are_placed_and_a_lost_message_still_warns(project, badge_docs, block):
+    docs, messages = badge_docs
+    # Sphinx extracts the badge paragraph and, as messages of their own, the alt text of
+    # each image in it; MyST drops the line break inside "Open in\nColab" from the alt.
+    [paragraph] = [e.msgid for e in messages if e.msgid not in BADGE_ALTS]
+    assert {e.msgid for e in messages} == {paragraph, *BADGE_ALTS}
+    assert "[![Open in Colab](" in paragraph  # the paragraph's msgid joins the line break
+    path = project / "locale" / "ko" / "LC_MESSAGES" / "tiny.po"
+    po = catalogs.load(path)
+    where = [("tiny.ipynb", line) for _name, line in messages[0].occurrences]  # ../docs/
+    msgstr = {"korean alts": paragraph.replace("Open in Colab", "Colab에서 열기")
+              .replace("Open in Kaggle", "Kaggle에서 열기"),  # as the real catalogs have it
+              "english alts": paragraph, "untranslated": ""}[block]
+    po.append(polib.POEntry(msgid=paragraph, msgstr=msgstr, occurrences=where))
+    for alt, korean in BADGE_ALTS.items():
+        po.append(polib.POEntry(msgid=alt, msgstr=korean, occurrences=where))
+    po.append(polib.POEntry(msgid="A paragraph upstream no longer has.", msgstr="사라진 문단.",
+                            occurrences=[("tiny.ipynb", "10020")]))
+    catalogs.save(po, path)
+
+    summary = build.build(srcdir=docs, locale_dir=project / "locale",
+                          out_dir=project / "_build" / "notebooks" / "ko", only=["tiny"])
+    assert summary.errors == []
+    # The alt texts are placed; the message no cell holds is still reported.
+    assert [(w.path, w.message) for w in summary.warnings] == [
+        ("locale/ko/LC_MESSAGES/tiny.po",
+         "translated message not placed in tiny.ipynb: 'A paragraph upstream no longer has.'")]
+    [report] = summary.notebooks
+    assert (report.applied, report.translated) == ((19, 20) if msgstr else (18, 19))
+    korean = _read(project / "_build" / "notebooks" / "ko" / "tiny.ipynb")
+    assert korean.cells[-1].source == BADGE_CELL.replace("Open in\nColab", "Colab에서 열기") \
+        .replace("Open in Kaggle", "Kaggle에서 열기")
+
+
 def test_fuzzy_translations_are_not_applied(project):
     path = project / "locale" / "ko" / "LC_MESSAGES" / "tiny.po"
     po = catalogs.load(path)

@@ -54,6 +54,11 @@ CASES = [
      {"[![Open in Colab](badge.svg)](https://colab)": "[![Colab에서 열기](badge.svg)](https://colab)",
       "Open inColab": "Colab에서 열기"},
      "[![Colab에서 열기](badge.svg)](https://colab)\n"),
+    ("alt text already translated over a line break of the block's msgstr",
+     "[![Open in\nColab](badge.svg)](https://colab)\n",
+     {"[![Open in Colab](badge.svg)](https://colab)": "[![Colab에서\n열기](badge.svg)](https://colab)",
+      "Open inColab": "Colab에서 열기"},
+     "[![Colab에서\n열기](badge.svg)](https://colab)\n"),
     ("alt text over a line break",
      "[![Open in\nColab](badge.svg)](https://colab)\n",
      {"Open inColab": "Colab에서 열기"},
@@ -86,6 +91,17 @@ def test_apply(name, text, translations, expected):
     result, placed, _code = markdown.apply(text, translations)
     assert result == expected
     assert placed == set(translations)
+
+
+def test_alt_text_the_translated_block_contradicts_is_not_placed():
+    """The block's msgstr decides the image; an alt msgstr it does not show stays unplaced
+    (and the build warns about it), never silently counted."""
+    text = "[![Open in\nColab](badge.svg)](https://colab)\n"
+    block = "[![Open in Colab](badge.svg)](https://colab)"
+    result, placed, _code = markdown.apply(
+        text, {block: "[![Colab에서 실행](badge.svg)](https://colab)", "Open inColab": "Colab에서 열기"})
+    assert result == "[![Colab에서 실행](badge.svg)](https://colab)\n"
+    assert placed == {block}
 
 
 def test_translated_code_blocks_are_returned_for_the_static_check():

@@ -335,14 +335,27 @@ def apply(text: str, translations: dict[str, str]
             if slot.kind == "literal" and slot.language is not None:
                 code.append((slot, msgstr))
             replacement = _fit(text, slot, msgstr)
-            for child in slot.children:  # alt texts in a translated block
+            # Alt texts in a translated block. Sphinx extracts an image's alt text as a
+            # message of its own (sphinx.util.nodes.extract_messages yields the `alt` of
+            # every docutils image node) besides the block holding the image, so a badge
+            # `[![Open in Colab](badge.svg)](url)` gives two messages: the paragraph and
+            # "Open in Colab". MyST computes the alt from the image's text tokens only,
+            # so a line break inside it is dropped: `![Open in\nColab]` gives the alt
+            # message "Open inColab" while the paragraph's msgid reads "Open in Colab".
+            # The block's msgstr replaces the whole block, image included, so the alt
+            # message is placed when the Korean block shows its msgstr: either the block's
+            # msgstr kept the English alt (replaced here by the alt's msgstr) or the
+            # translator already wrote the alt's msgstr there (the usual case).
+            # An alt whose msgstr the block shows in neither way is left unplaced and
+            # warned about: the two translations disagree.
+            for child in slot.children:
                 if child.msgid not in translations:
                     continue
                 # The msgstr holds the alt as written, on one line.
                 written = " ".join(text[child.start:child.end].split())
                 msgstr_alt = translations[child.msgid]
-                if f"![{msgstr_alt}]" in replacement:  # the block's msgstr has it already
-                    placed.add(child.msgid)
+                if f"![{' '.join(msgstr_alt.split())}]" in " ".join(replacement.split()):
+                    placed.add(child.msgid)  # the block's msgstr has it already
                     continue
                 for alt in (child.msgid, written):
                     if f"![{alt}]" in replacement:
