@@ -1,12 +1,14 @@
 """The Korean site on a small fixture (tests/fixtures/site): real Sphinx builds.
 
 One build with everything on (the site as published), one "baseline" build with our
-i18n fixes and Korean search turned off (what Sphinx, MyST-Parser and MyST-NB do on
-their own): the baseline shows each upstream bug is real, the site shows it fixed.
+i18n fixes, Korean search and theme strings turned off (what Sphinx, MyST-Parser,
+MyST-NB and sphinx-book-theme do on their own): the baseline shows each upstream bug
+is real, the site shows it fixed.
 """
 
 from __future__ import annotations
 
+import gettext
 import json
 import re
 import shutil
@@ -52,7 +54,7 @@ def baseline(tmp_path_factory) -> site_build.SiteResult:
         execute=False, srcdir=_copy_docs(tmp), outdir=tmp / "html",
         locale_dir=SITE / "locale", glossary=SITE / "glossary.yaml",
         overrides={"jaxko_i18n_fixes": "0", "jaxko_korean_search": "0",
-                   "jaxko_search_morphology": "0"})
+                   "jaxko_search_morphology": "0", "jaxko_theme_messages": "0"})
 
 
 def page(result: site_build.SiteResult, name: str) -> str:
@@ -96,6 +98,43 @@ def test_html_is_korean(site):
     assert "_static/jaxko-site.css" in html
     css = (site.outdir / "_static" / "jaxko-site.css").read_text(encoding="utf-8")
     assert "word-break: keep-all" in css and "Noto Sans KR" in css
+
+
+def footer_author(result: site_build.SiteResult, name: str) -> str:
+    found = re.search(r'<p class="component-author">(.*?)</p>', page(result, name), re.S)
+    return " ".join(found.group(1).split())
+
+
+def test_footer_names_the_authors_in_natural_korean(site, baseline):
+    """sphinx-book-theme's Korean catalog renders the footer's "By" as a bare particle."""
+    for name in ("index", "guide", "notebook"):
+        assert footer_author(site, name) == "작성: The JAX authors", name
+    # the theme's own catalog (if this fails, the theme fixed it: drop the override)
+    assert footer_author(baseline, "guide") == "으로 The JAX authors"
+
+
+def test_theme_message_override_wraps_once_and_unwraps():
+    from sphinx import locale
+
+    from jaxko.site import theme
+
+    key = (theme.NAMESPACE, theme.CATALOG)
+    saved = locale.translators.get(key)
+    catalog = gettext.NullTranslations()
+    locale.translators[key] = catalog
+    try:
+        theme.install(theme.MESSAGES["ko"])
+        theme.install(theme.MESSAGES["ko"])   # a second build in the same process
+        wrapped = locale.translators[key]
+        assert wrapped.wrapped is catalog
+        assert wrapped.gettext("By") == "작성:" and wrapped.gettext("Contents") == "Contents"
+        theme.install({})
+        assert locale.translators[key] is catalog
+    finally:
+        if saved is None:
+            locale.translators.pop(key, None)
+        else:
+            locale.translators[key] = saved
 
 
 # ------------------------------------------- MyST-NB#587 and MyST-Parser#444 (i18n)

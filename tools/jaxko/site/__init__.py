@@ -7,7 +7,8 @@ One extension per concern, each a module with its own ``setup``:
 * :mod:`.search`: Korean search language (particles stripped on both sides, Kiwi nouns);
 * :mod:`.status`: per-page banner (progress, credits, English original, downloads);
 * :mod:`.pages`: the 번역 용어집 and 번역 현황 pages, linked from the navigation;
-* :mod:`.typography`: Korean-first fonts and line breaking.
+* :mod:`.typography`: Korean-first fonts and line breaking;
+* :mod:`.theme`: the theme's Korean strings where its own catalog reads badly.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ MODULES = (
     "jaxko.site.status",
     "jaxko.site.pages",
     "jaxko.site.typography",
+    "jaxko.site.theme",
 )
 
 
