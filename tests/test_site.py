@@ -113,6 +113,13 @@ def test_footer_names_the_authors_in_natural_korean(site, baseline):
     assert footer_author(baseline, "guide") == "으로 The JAX authors"
 
 
+def test_fullscreen_button_tooltip_is_spaced_korean(site, baseline):
+    """The theme's catalog writes the header button's tooltip without its space."""
+    shown = page(site, "guide")
+    assert "전체 화면 모드" in shown and "전체 화면으로보기" not in shown
+    assert "전체 화면으로보기" in page(baseline, "guide")
+
+
 def test_theme_message_override_wraps_once_and_unwraps():
     from sphinx import locale
 

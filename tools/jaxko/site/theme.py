@@ -34,6 +34,7 @@ NAMESPACE = "general"
 MESSAGES: dict[str, dict[str, str]] = {
     "ko": {
         "By": "작성:",       # footer: "작성: The JAX authors" (the catalog: "으로")
+        "Fullscreen mode": "전체 화면 모드",   # header button (the catalog: "전체 화면으로보기")
     },
 }
 
