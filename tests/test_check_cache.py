@@ -128,12 +128,23 @@ def test_a_damaged_cache_is_a_cold_start(catalogs, tmp_path):
     cold = check(catalogs, folder)
     for garbage in ("{not json", "[]", '{"fingerprint": 1}',
                     json.dumps({"fingerprint": None, "files": {}}),
-                    (folder / "check.json").read_text(encoding="utf-8").replace('"digest"', '"dig"')):
+                    (folder / "check.json").read_text(encoding="utf-8").replace('"digest"', '"dig"'),
+                    _with_findings(folder / "check.json", [1]),
+                    _with_findings(folder / "check.json", [["1", "r", "s", "m", "i", None]]),
+                    _with_findings(folder / "check.json", [[1, "r", "s", "m", "i"]])):
         (folder / "check.json").write_text(garbage, encoding="utf-8")
         again = check(catalogs, folder)
         assert keys(again) == keys(cold)
     # Rewritten whole: the next run is warm again.
     assert check(catalogs, folder).cached == 3
+
+
+def _with_findings(path: Path, findings) -> str:
+    """The cache file with every catalog's findings replaced (a hand-edited cache)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for entry in data["files"].values():
+        entry["findings"] = findings
+    return json.dumps(data)
 
 
 def test_an_unwritable_cache_costs_speed_not_the_check(catalogs, tmp_path):

@@ -123,6 +123,25 @@ class Entry:
         return True
 
 
+def _entry(raw) -> Entry | None:
+    """An Entry from its JSON form, or None when any part has the wrong shape (a
+    damaged or hand-edited cache must cost a re-check, never a traceback)."""
+    try:
+        entry = Entry(**raw)
+    except TypeError:
+        return None
+    ok = (isinstance(entry.digest, str) and isinstance(entry.sources, dict)
+          and all(isinstance(k, str) and (v is None or (isinstance(v, list) and len(v) == 2))
+                  for k, v in entry.sources.items())
+          and all(isinstance(n, int) for n in (entry.entries, entry.checked, entry.suppressed))
+          and isinstance(entry.findings, list)
+          and all(isinstance(f, list) and len(f) == 6 and isinstance(f[0], int)
+                  and all(isinstance(x, str) for x in f[1:5]) and (f[5] is None or isinstance(f[5], str))
+                  for f in entry.findings)
+          and isinstance(entry.records, list) and len(entry.records) % 4 == 0)
+    return entry if ok else None
+
+
 class Cache:
     """The cache file of one run: loaded once, updated, saved once."""
 
@@ -145,10 +164,11 @@ class Cache:
         if not isinstance(files, dict):
             return
         for name, raw in files.items():
-            try:
-                self.files[name] = Entry(**raw)
-            except TypeError:
+            entry = _entry(raw)
+            if entry is None:
                 self.changed = True  # a damaged item: dropped, rewritten on save
+            else:
+                self.files[name] = entry
 
     def get(self, key: str, digest: str | None, srcdir: Path | None) -> Entry | None:
         entry = self.files.get(key)

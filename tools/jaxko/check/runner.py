@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-from hashlib import blake2b
 import os
 import subprocess
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from hashlib import blake2b
 from pathlib import Path
 
 from jaxko import glossary as glossary_model
