@@ -194,18 +194,19 @@ class TermMatcher:
         if not index:
             return {}
         lowered = WORD.findall(text.lower()) if text.isascii() else [w.lower() for w in WORD.findall(text)]
-        # Most messages hold no term at all: one set operation in C says so.
-        if self._first_words.isdisjoint(lowered):
+        # Most messages hold no term at all: one set operation in C says so; else only
+        # the positions of words that start a phrase are visited.
+        starts = self._first_words.intersection(lowered)
+        if not starts:
             return {}
         words: list[str] | None = None  # as written, for case-sensitive terms
         found: dict[int, str] = {}
-        i, n = 0, len(lowered)
-        while i < n:
-            candidates = index.get(lowered[i])
-            if candidates is None:
-                i += 1
+        n = len(lowered)
+        free = 0  # words before this one are part of a phrase already found
+        for i in [i for i, word in enumerate(lowered) if word in starts]:
+            if i < free:
                 continue
-            for phrase in candidates:
+            for phrase in index[lowered[i]]:
                 size = len(phrase.words)
                 if i + size > n:
                     continue
@@ -220,10 +221,8 @@ class TermMatcher:
                 if tuple(window) == phrase.words:
                     if phrase.term != _IGNORED_TERM:
                         found.setdefault(phrase.term, " ".join(window))
-                    i += size
+                    free = i + size
                     break
-            else:
-                i += 1
         return found
 
     # ------------------------------------------------------------------ Korean side
