@@ -96,6 +96,67 @@ def test_myst_source_gets_a_myst_text_and_an_ipynb(project):
     assert korean.metadata.kernelspec.name == "python3"
 
 
+def _notebook_files(out: Path) -> dict[str, bytes]:
+    return {path.relative_to(out).as_posix(): path.read_bytes()
+            for path in sorted(out.rglob("*")) if path.is_file()}
+
+
+def _valid_unique_ids(notebook: nbformat.NotebookNode) -> list[str]:
+    nbformat.validate(notebook)  # 4.5: every cell has an id of 1-64 [a-zA-Z0-9-_]
+    ids = [cell.id for cell in notebook.cells]
+    assert len(set(ids)) == len(ids), ids
+    return ids
+
+
+def test_two_builds_are_byte_identical_and_ipynb_ids_are_kept(project, tmp_path):
+    # MyST cells have no ids in their text; the reader makes up random ones.
+    first = _build(project)
+    out = project / "_build" / "notebooks" / "ko"
+    before = _notebook_files(out)
+    again = build.build(srcdir=DOCS, locale_dir=project / "locale", out_dir=tmp_path / "again")
+    assert not first.errors and not again.errors
+    assert set(before) >= {"myst_tiny.ipynb", "myst_tiny.md", "tiny.ipynb"}
+    assert _notebook_files(tmp_path / "again") == before
+    myst_ids = _valid_unique_ids(_read(out / "myst_tiny.ipynb"))
+    assert myst_ids == [sources._derived_id("myst_tiny.md", index, 0)
+                        for index in range(1, len(myst_ids) + 1)]
+    # An .ipynb's own ids are kept as they are.
+    assert _valid_unique_ids(_read(out / "tiny.ipynb")) == \
+        [cell.id for cell in _read(DOCS / "tiny.ipynb").cells]
+
+
+def test_missing_and_repeated_ipynb_ids_get_stable_unique_ones(project, tmp_path):
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs)
+    data = json.loads((docs / "tiny.ipynb").read_text(encoding="utf-8"))
+    upstream_ids = [cell["id"] for cell in data["cells"]]
+    del data["cells"][1]["id"]
+    data["cells"][3]["id"] = upstream_ids[2]  # a repeat: the later cell gets a new id
+    (docs / "tiny.ipynb").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    outputs = []
+    for name in ("one", "two"):
+        summary = build.build(srcdir=docs, locale_dir=project / "locale",
+                              out_dir=tmp_path / name, only=["tiny"])
+        assert summary.errors == []
+        outputs.append((tmp_path / name / "tiny.ipynb").read_bytes())
+    assert outputs[0] == outputs[1]
+    ids = _valid_unique_ids(_read(tmp_path / "one" / "tiny.ipynb"))
+    assert [ids[0], ids[2], *ids[4:]] == [upstream_ids[0], upstream_ids[2], *upstream_ids[4:]]
+    assert ids[1] == sources._derived_id("tiny.ipynb", 2, 0)
+    assert ids[3] == sources._derived_id("tiny.ipynb", 4, 0)
+
+
+def test_derived_id_never_takes_an_id_already_in_the_notebook():
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("a", id=sources._derived_id("x.ipynb", 2, 0)),
+        nbformat.v4.new_markdown_cell("b"), nbformat.v4.new_code_cell("c", id="c")])
+    del notebook.cells[1]["id"]
+    sources.stable_cell_ids(notebook, "x.ipynb")
+    assert [cell.id for cell in notebook.cells] == [
+        sources._derived_id("x.ipynb", 2, 0), sources._derived_id("x.ipynb", 2, 1), "c"]
+    _valid_unique_ids(notebook)
+
+
 def test_untranslated_catalog_reproduces_upstream(project, tmp_path):
     empty = tmp_path / "empty-locale"
     (empty / "ko" / "LC_MESSAGES").mkdir(parents=True)

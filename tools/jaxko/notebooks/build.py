@@ -3,7 +3,8 @@
 For each notebook Sphinx builds, the Korean notebook gets every translated (non-fuzzy)
 message of the notebook's catalog: markdown blocks via :mod:`jaxko.notebooks.markdown`,
 code cells by their whole source (the msgid of a code cell is its source). Cell
-metadata, tags and the kernelspec stay; outputs are cleared. A translated code cell
+ids (deterministic: :func:`jaxko.notebooks.sources.stable_cell_ids`), cell metadata,
+tags and the kernelspec stay; outputs are cleared. A translated code cell
 (or code block) must pass the static check (:func:`jaxko.codetokens.first_difference`)
 or the notebook is not written.
 

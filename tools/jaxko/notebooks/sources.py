@@ -6,11 +6,18 @@ reader, so the cells are exactly the ones Sphinx extracts messages from.
 
 Cells are numbered from 1 in every message, as in the catalogs' locations
 (``notebooks/x.ipynb:30004`` is line 4 of cell 3).
+
+Cell ids are deterministic (:func:`stable_cell_ids`): an ``.ipynb``'s own ids are kept,
+and a cell that has none (every MyST cell: the format stores no ids, and the reader
+would make up random ones) gets one derived from the document's path and the cell's
+position, so reading the same notebook twice gives the same notebook.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +28,7 @@ from jaxko import scope
 from jaxko.errors import UserError
 
 NOTEBOOK_VERSION = 4
+CELL_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")  # nbformat 4.5's cell id pattern
 
 
 @dataclass(frozen=True)
@@ -104,8 +112,49 @@ def read(source: NotebookSource) -> ReadNotebook:
     except OSError as err:
         raise UserError(f"cannot read: {err.strerror}", source.path) from None
     if source.kind == "ipynb":
-        return ReadNotebook(source, read_ipynb_text(text, source.path), text)
-    return _read_myst(source, text)
+        read_notebook = ReadNotebook(source, read_ipynb_text(text, source.path), text)
+    else:
+        read_notebook = _read_myst(source, text)
+    stable_cell_ids(read_notebook.notebook, source.rel, keep=source.kind == "ipynb")
+    return read_notebook
+
+
+def stable_cell_ids(notebook: nbformat.NotebookNode, rel: str, *, keep: bool = True) -> None:
+    """Give every cell of a notebook format 4.5+ notebook a unique, deterministic id.
+
+    With ``keep`` (``.ipynb`` sources), a valid id is kept as it is; only a cell with no
+    id, an invalid one or the repeat of an earlier cell's gets a new one. Without it
+    (MyST sources, whose ids the reader made up at random) every cell gets a new one.
+    A new id is derived from ``rel`` (the docs-relative path) and the cell's number,
+    so it is the same on every build and machine, and never one another cell has.
+    Notebooks older than 4.5 have no ids in their format and are left as they are
+    (upstream's stray ids in such notebooks stay).
+    """
+    if (notebook.get("nbformat", 0), notebook.get("nbformat_minor", 0)) < (4, 5):
+        return
+    taken: set[str] = set()
+    kept: list[bool] = []
+    for cell in notebook.cells:
+        cell_id = cell.get("id") if keep else None
+        valid = (isinstance(cell_id, str) and CELL_ID.fullmatch(cell_id) is not None
+                 and cell_id not in taken)
+        if valid:
+            taken.add(cell_id)
+        kept.append(valid)
+    for index, (cell, valid) in enumerate(zip(notebook.cells, kept), start=1):
+        if valid:
+            continue
+        salt = 0
+        while (cell_id := _derived_id(rel, index, salt)) in taken:
+            salt += 1
+        cell["id"] = cell_id
+        taken.add(cell_id)
+
+
+def _derived_id(rel: str, index: int, salt: int) -> str:
+    """12 hex digits of SHA-256 over the document path and the cell number."""
+    key = f"{rel}\n{index}" + (f"\n{salt}" if salt else "")
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:12]
 
 
 def read_ipynb_text(text: str, path: Path | str) -> nbformat.NotebookNode:
@@ -113,6 +162,8 @@ def read_ipynb_text(text: str, path: Path | str) -> nbformat.NotebookNode:
 
     Upstream notebooks carry small schema slips (cell ids in a 4.4 notebook) that
     Jupyter, Colab and MyST-NB accept, so full schema validation would reject them.
+    Cell ids are the file's own: nbformat fills a missing (or repeats a repaired) id of
+    a 4.5 notebook with a random one, which is undone here (see :func:`stable_cell_ids`).
     """
     try:
         data = json.loads(text)
@@ -131,10 +182,17 @@ def read_ipynb_text(text: str, path: Path | str) -> nbformat.NotebookNode:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             # Schema slips are captured, not logged (see above).
-            return nbformat.reads(text, as_version=NOTEBOOK_VERSION,
-                                  capture_validation_error={})
+            notebook = nbformat.reads(text, as_version=NOTEBOOK_VERSION,
+                                      capture_validation_error={})
     except Exception as err:  # nbformat raises assorted errors on odd structures
         raise UserError(f"not a valid notebook ({err})", path) from None
+    if len(notebook.cells) == len(data["cells"]):
+        for cell, raw in zip(notebook.cells, data["cells"]):
+            if "id" in raw:
+                cell["id"] = raw["id"]
+            else:
+                cell.pop("id", None)
+    return notebook
 
 
 def _cell_line(text: str, index: int) -> int | None:
