@@ -225,9 +225,13 @@ _UNSCREENED = frozenset({inline.STRONG, inline.EMPHASIS})
 
 def same_markup(message: Message) -> bool:
     """Whether msgid and msgstr have exactly the same inline markup keys (kind, role,
-    target): then no screened rule can find anything, and none is called."""
-    source = sorted(i.key() for i in msgid_inlines(message) if i.kind not in _UNSCREENED)
-    translated = sorted(i.key() for i in msgstr_inlines(message) if i.kind not in _UNSCREENED)
+    target): then no screened rule can find anything, and none is called.
+
+    Compared as multisets (a Counter), never sorted: keys of one kind may hold None
+    beside a string (``$x$`` has no role, ``{math}`y``` has one), which do not order.
+    """
+    source = Counter(i.key() for i in msgid_inlines(message) if i.kind not in _UNSCREENED)
+    translated = Counter(i.key() for i in msgstr_inlines(message) if i.kind not in _UNSCREENED)
     return source == translated
 
 
