@@ -44,6 +44,8 @@ class Message:
     language: str | None = None  # language of a code block, when known
     # Rules suppressed on this entry (`jaxko: ignore RULE` comments).
     ignored: frozenset[str] = field(default=frozenset())
+    # Bits of the rule groups the screen (jaxko.check.screen) sends here; -1: every rule.
+    groups: int = -1
     # Values derived by rules (parsed markup, terms found), shared between rules.
     cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
@@ -63,11 +65,16 @@ class Message:
 
     def suppressed(self, rule: str) -> bool:
         """Whether a `jaxko: ignore` comment on the entry covers ``rule``."""
-        if not self.ignored:
-            return False
-        if "all" in self.ignored or rule in self.ignored:
-            return True
-        return any(rule.startswith(name + ".") for name in self.ignored)
+        return is_suppressed(self.ignored, rule)
+
+
+def is_suppressed(ignored: frozenset[str], rule: str) -> bool:
+    """Whether ``jaxko: ignore`` names (:func:`ignored_rules`) cover ``rule``."""
+    if not ignored:
+        return False
+    if "all" in ignored or rule in ignored:
+        return True
+    return any(rule.startswith(name + ".") for name in ignored)
 
 
 def first_location(locations: tuple[str, ...]) -> tuple[str, int] | None:

@@ -82,12 +82,9 @@ def particle_agreement(message: Message, context: Context):
         position = item.end
         if text.startswith("\\ ", position):
             position += 2
-        shown = item.text.strip()
-        if item.kind == inline.LITERAL:
-            if shown.endswith((")", "]", "}")):
-                continue  # `f(x)`, `@auto_axes(out_sharding=...)`: how it is read is unknowable
-        else:  # [다층 퍼셉트론(multilayer perceptron, MLP)](url)을 agrees with 퍼셉트론
-            shown = _TRAILING_GLOSS.sub("", shown)
+        shown = shown_word(item.kind == inline.LITERAL, item.text)
+        if shown is None:
+            continue
         hit = _judge(shown, text[item.start:position], text, position, context)
         if hit is not None and position not in seen:
             seen.add(position)
@@ -124,6 +121,38 @@ def particle_agreement(message: Message, context: Context):
         if hit is not None:
             seen.add(position)
             yield hit
+
+
+def shown_word(literal: bool, text: str) -> str | None:
+    """The word whose ending picks the particle after inline markup showing ``text``,
+    or None when it is not judged."""
+    shown = text.strip()
+    if literal:
+        if shown.endswith((")", "]", "}")):
+            return None  # `f(x)`, `@auto_axes(out_sharding=...)`: how it is read is unknowable
+        return shown
+    # [다층 퍼셉트론(multilayer perceptron, MLP)](url)을 agrees with 퍼셉트론
+    return _TRAILING_GLOSS.sub("", shown)
+
+
+# Verdicts for the screen (jaxko.check.screen), which finds where a particle follows a
+# word and asks these whether the rule above would report it there.
+
+
+def wrong_after(word: str, run: str, context: Context) -> bool:
+    """Whether the Hangul ``run`` after ``word`` is a particle in the wrong shape."""
+    return _judge(word, word, run, 0, context) is not None
+
+
+def wrong_after_markup(literal: bool, text: str, run: str, context: Context) -> bool:
+    """Whether ``run`` after inline markup showing ``text`` is reported (step 1)."""
+    shown = shown_word(literal, text)
+    return shown is not None and wrong_after(shown, run, context)
+
+
+def wrong_after_latin(word: str, run: str, context: Context) -> bool:
+    """Whether ``run`` after the plain Latin ``word`` is reported (step 3)."""
+    return _readable(word, context) and wrong_after(word, run, context)
 
 
 def _has_hangul(text: str) -> bool:

@@ -27,8 +27,9 @@ from jaxko.check import cache as cache_model
 from jaxko.check import consistency, pofile
 from jaxko.check import inline
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
+from jaxko.check import screen
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
-                                 ignored_rules, syntax_of)
+                                 ignored_rules, is_suppressed, syntax_of)
 from jaxko.check.registry import RULES, Finding, Hit, Rule, select_rules, unknown_names
 from jaxko.check.sources import SourceIndex, guess
 from jaxko.errors import UserError
@@ -52,6 +53,7 @@ class Options:
     jobs: int | None = None            # worker processes; None: one per CPU
     progress: bool = False
     cache_dir: Path | None = None      # reuse results of unchanged catalogs (not with since)
+    screen: bool = True                # run rules only where the screen says (same findings)
 
 
 @dataclass
@@ -106,6 +108,9 @@ class _State:
     sources: SourceIndex
     syntax: str | None
     consistency: bool
+    screen = None      # the screen's tables (jaxko.check.screen), or None: every rule runs
+    # (block, syntax) -> whether its plan has a rule the screen does not answer for
+    unscreened: dict[tuple[str, str], bool] = {}
 
 
 _STATE: _State | None = None
@@ -141,6 +146,10 @@ def build_state(options: Options, glossary: glossary_model.Glossary) -> _State:
         srcdir = _default_source_dir()
     state.sources = SourceIndex(srcdir)
     state.syntax = options.syntax
+    state.unscreened = {key: any(r.name not in screen.RULE_GROUPS for r in plan)
+                        for key, plan in state.plans.items()}
+    if options.screen and screen.available():
+        state.screen = screen.tables(state.context)
     return state
 
 
@@ -164,36 +173,80 @@ def _default_source_dir() -> Path | None:
     return local if local.is_dir() else None
 
 
-def messages_of(path: Path, entries, state: _State, lines: set[int] | None):
-    """The checkable messages of a catalog's entries (translated, not fuzzy)."""
+def checkable(entries, lines: set[int] | None):
+    """The entries ``jaxko check`` checks: translated, not fuzzy (and on ``lines``)."""
     for entry in entries:
         if not entry.msgid or not entry.msgstr or "fuzzy" in entry.flags:
             continue
         if lines is not None and not any(n in lines for n in range(entry.first_line, entry.last_line + 1)):
             continue
-        location = first_location(entry.locations)
-        if state.sources.srcdir is not None:
-            block, language = state.sources.classify(entry.msgid, location[0] if location else None)
-        else:
-            block, language = guess(entry.msgid)
-        ignored = ignored_rules(entry.tcomment, entry.comment) if (entry.tcomment or entry.comment) else frozenset()
-        yield Message(str(path), entry.line, entry.msgid, entry.msgstr, entry.msgctxt,
-                      entry.flags, entry.locations, entry.tcomment, entry.comment,
-                      state.syntax or syntax_of(entry.locations), block, language, ignored)
+        yield entry
+
+
+def describe(entry, state: _State) -> tuple[str, str, str | None, frozenset[str]]:
+    """(syntax, block, code language, ignored rules) of a checkable entry."""
+    location = first_location(entry.locations)
+    if state.sources.srcdir is not None:
+        block, language = state.sources.classify(entry.msgid, location[0] if location else None)
+    else:
+        block, language = guess(entry.msgid)
+    ignored = ignored_rules(entry.tcomment, entry.comment) if (entry.tcomment or entry.comment) else frozenset()
+    return state.syntax or syntax_of(entry.locations), block, language, ignored
+
+
+def message_of(path: Path, entry, description, groups: int = -1) -> Message:
+    syntax, block, language, ignored = description
+    return Message(str(path), entry.line, entry.msgid, entry.msgstr, entry.msgctxt,
+                   entry.flags, entry.locations, entry.tcomment, entry.comment,
+                   syntax, block, language, ignored, groups)
+
+
+def messages_of(path: Path, entries, state: _State, lines: set[int] | None):
+    """The checkable messages of a catalog's entries (translated, not fuzzy)."""
+    for entry in checkable(entries, lines):
+        yield message_of(path, entry, describe(entry, state))
+
+
+def screened(path: Path, entries: list, descriptions: list, state: _State) -> list[Message]:
+    """The messages and groups of rules the screen sends to the rules (all of them when
+    there is no screen): text messages it clears need no Message at all."""
+    if state.screen is None:
+        return [message_of(path, e, d) for e, d in zip(entries, descriptions)]
+    groups = [-1] * len(entries)
+    for syntax in SYNTAXES:
+        chosen = [i for i, d in enumerate(descriptions) if d[1] == TEXT and d[0] == syntax]
+        if chosen:
+            found = screen.groups(state.screen, [entries[i].msgid for i in chosen],
+                                  [entries[i].msgstr for i in chosen], syntax)
+            for i, bits in zip(chosen, found):
+                groups[i] = bits
+    unscreened = state.unscreened
+    return [message_of(path, e, d, g) for e, d, g in zip(entries, descriptions, groups)
+            if g or unscreened[(d[1], d[0])]]
 
 
 def check_messages(messages, state: _State) -> tuple[list[Finding], int, int]:
-    """Run the planned rules over messages: (findings, messages checked, suppressed)."""
+    """Run the planned rules over messages: (findings, messages checked, suppressed).
+
+    A message the screen looked at carries its ``groups``: rules of the other groups
+    would find nothing on it and are not called.
+    """
     findings: list[Finding] = []
     context = state.context
     plans = state.plans
+    rule_groups = screen.RULE_GROUPS
     checked = suppressed = 0
     for message in messages:
         checked += 1
         msgid = message.msgid
         both = msgid + "\x00" + message.msgstr
         same = None
+        groups = message.groups
         for rule_ in plans[(message.block, message.syntax)]:
+            if groups != -1:
+                bit = rule_groups.get(rule_.name)
+                if bit is not None and not groups & bit:
+                    continue
             needs = rule_.needs
             if needs:
                 for needed in needs:
@@ -242,24 +295,25 @@ def _check_file(task: tuple[str, frozenset[int] | None]) -> _FileResult:
     path = Path(path_text)
     data = pofile.read_bytes(path)
     entries = pofile.parse(pofile.decode(data, path), path)
-    messages = list(messages_of(path, entries, state, set(lines) if lines is not None else None))
-    findings, checked, suppressed = check_messages(messages, state)
+    chosen = list(checkable(entries, set(lines) if lines is not None else None))
+    descriptions = [describe(entry, state) for entry in chosen]
+    findings, _, suppressed = check_messages(screened(path, chosen, descriptions, state), state)
     records = []
     if state.consistency:
-        records = [(stable_hash(m.msgid if m.msgctxt is None else m.msgctxt + "\x04" + m.msgid),
-                    stable_hash(m.msgstr), m.line, m.suppressed(consistency.RULE))
-                   for m in messages]
+        records = [(stable_hash(e.msgid if e.msgctxt is None else e.msgctxt + "\x04" + e.msgid),
+                    stable_hash(e.msgstr), e.line, is_suppressed(d[3], consistency.RULE))
+                   for e, d in zip(chosen, descriptions)]
     sources = {}
     srcdir = state.sources.srcdir
     if srcdir is not None:
         documents = set()
-        for message in messages:
-            location = message.source
+        for entry in chosen:
+            location = first_location(entry.locations)
             if location is not None:
                 documents.add(location[0])
         for document in documents:
             sources[document] = cache_model.stat_signature(srcdir / document)
-    return _FileResult(findings, records, sum(1 for e in entries if e.msgid), checked,
+    return _FileResult(findings, records, sum(1 for e in entries if e.msgid), len(chosen),
                        suppressed, cache_model.digest_bytes(data), sources)
 
 
