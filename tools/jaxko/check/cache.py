@@ -60,10 +60,11 @@ def stat_signature(path: Path) -> list[int] | None:
 
 
 def _code_digest() -> str:
-    """The source of the jaxko package: a changed rule or reader invalidates the cache."""
+    """The source of the jaxko package (the screen's Cython kernel included): a changed
+    rule or reader invalidates the cache."""
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha1(usedforsecurity=False)
-    for path in sorted(package.rglob("*.py")):
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.pyx")]):
         digest.update(str(path.relative_to(package)).encode())
         try:
             digest.update(path.read_bytes())
