@@ -1,4 +1,4 @@
-"""The native kernel of `jaxko check`'s screen (tools/jaxko/check/_screen.pyx).
+"""The native kernel of `jaxko check`: its reader and screen (tools/jaxko/check/_kernel.pyx).
 
 Everything else is in pyproject.toml. The extension is optional: without a C compiler
 the package installs all the same, and `jaxko check` runs every rule on every message
@@ -9,5 +9,5 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 setup(ext_modules=cythonize(
-    [Extension("jaxko.check._screen", ["tools/jaxko/check/_screen.pyx"], optional=True)],
+    [Extension("jaxko.check._kernel", ["tools/jaxko/check/_kernel.pyx"], optional=True)],
     compiler_directives={"language_level": 3}, quiet=True))

@@ -102,3 +102,52 @@ def test_bad_utf8_names_the_line(tmp_path):
     with pytest.raises(UserError, match="UTF-8") as info:
         pofile.read(path)
     assert info.value.line == 2
+
+
+# The native kernel reads the blocks of usual shape itself; it must read them, and
+# hand the others over, exactly as the Python reader does.
+kernel_lines = st.sampled_from([
+    'msgid "a"', 'msgstr "b"', 'msgid ""', 'msgstr ""', '"cont"', '"x\\"y"', '"x\\\\"',
+    '"bad"quote"', '"a\\nb\\t\\\\z\\q"', 'msgctxt "c"', '#: doc.md:3', '#: a.md:1 b.rst:2',
+    '#, fuzzy', '#, fuzzy, python-format', '#. extracted', '# translator', '#', '#~ msgid "old"',
+    '#| msgid "prev"', '#x odd', '', '  ', 'msgid  "two spaces"', 'msgstr[0] "p"',
+    'msgid_plural "ps"', 'garbage', '"unterminated', '"합성곱을"', 'msgstr "배열\\"을\\""',
+])
+
+
+@pytest.mark.skipif(pofile._kernel is None, reason="native kernel not built")
+@settings(max_examples=400, deadline=None)
+@given(st.lists(kernel_lines, max_size=30))
+def test_native_reader_reads_as_the_python_reader(lines):
+    text = "\n".join(lines)
+    try:
+        expected = pofile._parse_blocks(text, "gen.po")
+    except UserError as err:
+        with pytest.raises(UserError) as info:
+            pofile.parse(text, "gen.po")
+        assert (info.value.line, str(info.value)) == (err.line, str(err))
+        return
+    assert pofile.parse(text, "gen.po") == expected
+
+
+@pytest.mark.skipif(pofile._kernel is None, reason="native kernel not built")
+def test_native_reader_reads_the_project_catalogs_as_the_python_reader():
+    for path in sorted((ROOT / "locale" / "ko").rglob("*.po")):
+        text = path.read_text(encoding="utf-8")
+        assert pofile.parse(text, path) == pofile._parse_blocks(text, path)
+
+
+@pytest.mark.skipif(pofile._kernel is None, reason="native kernel not built")
+@pytest.mark.parametrize("text", [
+    'msgid ""\nmsgstr ""\n"Language: ko\\n"\n\n#: a.md:1\nmsgctxt "ctx"\n"more"\nmsgid "A"\nmsgstr "가"\n',
+    '# note\n#, fuzzy\nmsgctxt "c"\nmsgid ""\n"long "\n"text"\nmsgstr "x\\\\y\\"z\\n"\n\n\n\nmsgid "B"\nmsgstr "나"',
+    '#: a.md:1\nmsgid "A"\nmsgstr "가"\n\n#~ msgid "old"\n#~ msgstr "옛"\n\n#| msgid "prev"\nmsgid "C"\nmsgstr "다"\n',
+])
+def test_native_reader_reads_contexts_and_odd_blocks_as_the_python_reader(text):
+    assert pofile.parse(text, "gen.po") == pofile._parse_blocks(text, "gen.po")
+
+
+def test_msgid_line_after_a_context():
+    text = 'msgid ""\nmsgstr ""\n"Language: ko\\n"\n\n#: a.md:1\nmsgctxt "ctx"\n"more"\nmsgid "A"\nmsgstr "가"\n'
+    entry = pofile.parse(text, "gen.po")[1]
+    assert (entry.first_line, entry.line, entry.last_line, entry.msgctxt) == (5, 8, 9, "ctxmore")

@@ -185,8 +185,8 @@ def checkable(entries, lines: set[int] | None):
 
 def describe(entry, state: _State) -> tuple[str, str, str | None, frozenset[str]]:
     """(syntax, block, code language, ignored rules) of a checkable entry."""
-    location = first_location(entry.locations)
     if state.sources.srcdir is not None:
+        location = first_location(entry.locations)
         block, language = state.sources.classify(entry.msgid, location[0] if location else None)
     else:
         block, language = guess(entry.msgid)

@@ -2,11 +2,11 @@
 
 Most translated messages are clean, and running every rule on every message costs
 about sixty microseconds each in Python: five seconds for a catalog set the size of
-python-docs-ko. So the runner first asks a native kernel (``_screen.pyx``, built with
+python-docs-ko. So the runner first asks a native kernel (``_kernel.pyx``, built with
 Cython when the package is installed) about every text message at once, and runs the
 rules only on the messages, and only the groups of rules, it names.
 
-The contract, checked by ``tests/test_check_screen.py`` against the rules themselves
+The contract, checked by ``tests/test_check_kernel.py`` against the rules themselves
 (on generated messages, planted faults, the synthetic benchmark set and the
 project's catalogs): **the screen never leaves out a group whose rules would report
 on a message.** It may name groups that then find nothing. Each of its tests is a
@@ -37,9 +37,9 @@ from jaxko.check import inline, particles
 from jaxko.check.context import Context
 
 try:
-    from jaxko.check import _screen
+    from jaxko.check import _kernel
 except ImportError:  # not built: every message goes to the rules
-    _screen = None
+    _kernel = None
 
 MARKUP = 1
 HANGUL_AFTER = 2
@@ -70,12 +70,12 @@ RULE_GROUPS: dict[str, int] = {
 
 def available() -> bool:
     """Whether the native kernel is built (``pip install -e .`` builds it)."""
-    return _screen is not None
+    return _kernel is not None
 
 
 def tables(context: Context):
     """The glossary and particle tables of the kernel, built once per run."""
-    if _screen is None:
+    if _kernel is None:
         raise RuntimeError("the screen's native kernel is not built")
     matcher = context.matcher
     phrases = {first: [(p.words, p.term, p.case_sensitive) for p in found]
@@ -88,7 +88,7 @@ def tables(context: Context):
         ending = context.ending(text)
         if ending is not None:
             last_bad.append((text, wrong[ending]))
-    return _screen.Tables(
+    return _kernel.Tables(
         phrases, [term.keep for term in matcher.terms],
         [() if term.keep else tuple(term.renderings) for term in matcher.terms],
         sorted(matcher.forbidden_terms), last_bad, frozenset(korean.PARTICLE_SUFFIXES),
@@ -111,7 +111,7 @@ def syntax_of(name: str):
     """The kernel's view of one syntax's pattern (``"rst"`` or ``"myst"``)."""
     if name not in _SYNTAXES:
         pattern = inline._RST if name == "rst" else inline._MYST
-        _SYNTAXES[name] = _screen.Syntax(name == "rst", pattern, inline.bare_urls, inline._TITLE_TARGET,
+        _SYNTAXES[name] = _kernel.Syntax(name == "rst", pattern, inline.bare_urls, inline._TITLE_TARGET,
                                          inline._role_parts, partial(_nested_mask, name))
     return _SYNTAXES[name]
 
@@ -121,13 +121,13 @@ def _nested_mask(syntax: str, shown: str) -> str:
 
 
 def parse(texts: list[str], syntax: str):
-    """The texts joined, parsed and masked by the kernel (a ``_screen.Parsed``), and where
+    """The texts joined, parsed and masked by the kernel (a ``_kernel.Parsed``), and where
     each starts; None when a text holds a NUL."""
     joined = inline.join(texts)
     if joined is None:
         return None
     text, starts = joined
-    return _screen.Parsed(syntax_of(syntax), text), starts
+    return _kernel.Parsed(syntax_of(syntax), text), starts
 
 
 def groups(kernel_tables, msgids: list[str], msgstrs: list[str], syntax: str) -> list[int]:
@@ -136,4 +136,4 @@ def groups(kernel_tables, msgids: list[str], msgstrs: list[str], syntax: str) ->
     strs = parse(msgstrs, syntax)
     if ids is None or strs is None:  # a NUL in a message: no screening
         return [ALL] * len(msgids)
-    return _screen.screen(kernel_tables, syntax_of(syntax), ids[0], ids[1], strs[0], strs[1])
+    return _kernel.screen(kernel_tables, syntax_of(syntax), ids[0], ids[1], strs[0], strs[1])

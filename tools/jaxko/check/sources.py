@@ -286,7 +286,7 @@ def guess(msgid: str) -> tuple[str, str | None]:
         return CODE, _guess_language(msgid)
     if _PROMPT.match(msgid):
         return CODE, _guess_language(msgid)
-    if _CODE_PUNCTUATION.search(msgid) and not _PROSE.search(msgid) and _parses(msgid):
+    if not _PROSE.search(msgid) and _CODE_PUNCTUATION.search(msgid) and _parses(msgid):
         return CODE, "python"
     return TEXT, None
 

@@ -1,5 +1,5 @@
 # cython: language_level=3, cdivision=True
-"""Native kernel of the screen of ``jaxko check`` (see :mod:`jaxko.check.screen`).
+"""Native kernel of ``jaxko check``: the screen (see :mod:`jaxko.check.screen`).
 
 For every text message of a catalog it answers one question: which groups of rules
 could report anything on it? It never produces a finding; the rules do that, in
@@ -1177,3 +1177,236 @@ cdef bint ends_with(Chars t, Py_ssize_t c, Py_ssize_t q, str needle) except -1:
             p -= 1
         k -= 1
     return True
+
+
+# ----------------------------------------------------------------------- reader
+#
+# jaxko.check.pofile.parse's fast path in C: the blocks between blank lines that have
+# the usual shape (comments, msgctxt, msgid, msgstr, each string on its own lines) are
+# read here exactly as pofile._parse_blocks reads them; every other block goes to the
+# general parser through ``general``. tests/test_check_pofile.py holds the two to
+# each other.
+
+
+cdef inline Py_ssize_t line_end(Chars t, Py_ssize_t p, Py_ssize_t end) noexcept:
+    while p < end and t[p] != 10:
+        p += 1
+    return p
+
+
+cdef Py_ssize_t string_lines(Chars t, Py_ssize_t p, Py_ssize_t end, list parts) except -2:
+    """``"..."(\\n"...")*`` at ``p`` (pofile._SIMPLE_ENTRY's string): each line's
+    content into ``parts`` as (start, stop); where it ends, or -1 if it does not match."""
+    cdef Py_ssize_t e
+    e = line_end(t, p, end)
+    if e - p < 2 or t[p] != 34 or t[e - 1] != 34:
+        return -1
+    parts.append((p + 1, e - 1))
+    while e + 1 < end and t[e + 1] == 34:
+        p = e + 1
+        e = line_end(t, p, end)
+        if e - p < 2 or t[e - 1] != 34:
+            return -1  # a continuation that is not a whole string: not the usual shape
+        parts.append((p + 1, e - 1))
+    return e
+
+
+cdef inline bint starts(Chars t, Py_ssize_t p, Py_ssize_t end, const char* word) noexcept:
+    cdef Py_ssize_t k = 0
+    while word[k] != 0:
+        if p + k >= end or t[p + k] != <Py_UCS4>word[k]:
+            return False
+        k += 1
+    return True
+
+
+cdef object joined(str text, Chars t, list parts, Tables scratch):
+    """pofile._join: the unescaped text of a string's lines, or None where pofile
+    falls back (a quote that no odd run of backslashes escapes)."""
+    cdef Py_ssize_t a, b, k, n = 0, total = 0, run
+    cdef Py_UCS4 ch
+    cdef bint backslash = False
+    for part in parts:
+        a = (<tuple>part)[0]
+        b = (<tuple>part)[1]
+        total += b - a
+        run = 0
+        for k in range(a, b):
+            ch = t[k]
+            if ch == 34 and run % 2 == 0:
+                return None
+            if ch == 92:
+                run += 1
+                backslash = True
+            else:
+                run = 0
+    if not backslash:
+        if len(parts) == 1:
+            return text[(<tuple>parts[0])[0]:(<tuple>parts[0])[1]]
+        return "".join([text[(<tuple>part)[0]:(<tuple>part)[1]] for part in parts])
+    scratch.reserve_text(total)
+    cdef Py_UCS4* out = scratch.text
+    cdef Py_UCS4* joined_chars
+    # The parts are joined first, then unescaped (an escape may not span two lines in
+    # a well-formed catalog, but pofile joins before unescaping, so this does too).
+    for part in parts:
+        for k in range((<tuple>part)[0], (<tuple>part)[1]):
+            out[n] = t[k]
+            n += 1
+    k = 0
+    b = 0
+    while k < n:
+        ch = out[k]
+        if ch == 92 and k + 1 < n:
+            ch = out[k + 1]
+            if ch == 92 or ch == 34:
+                out[b] = ch
+            elif ch == 110:
+                out[b] = 10
+            elif ch == 116:
+                out[b] = 9
+            elif ch == 114:
+                out[b] = 13
+            elif ch == 118:
+                out[b] = 11
+            elif ch == 98:
+                out[b] = 8
+            elif ch == 102:
+                out[b] = 12
+            else:
+                out[b] = 92
+                b += 1
+                k += 1
+                continue
+            b += 1
+            k += 2
+            continue
+        out[b] = ch
+        b += 1
+        k += 1
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, b)
+
+
+cdef Tables _READER_SCRATCH = None
+
+
+def read_catalog(str text, entry_type, general):
+    """pofile._parse_blocks(text): the catalog's active entries, ``entry_type`` tuples;
+    ``general(block, offset)`` reads a block of unusual shape."""
+    global _READER_SCRATCH
+    if _READER_SCRATCH is None:
+        _READER_SCRATCH = Tables.__new__(Tables)
+    cdef Tables scratch = _READER_SCRATCH
+    cdef Chars t = PyUnicode_AsUCS4Copy(text)
+    try:
+        return _read(text, t, len(text), entry_type, general, scratch)
+    finally:
+        PyMem_Free(t)
+
+
+cdef list _read(str text, Chars t, Py_ssize_t length, entry_type, general, Tables scratch):
+    cdef list entries = []
+    cdef Py_ssize_t pos = 0, block_end, s0, s1, count, k, line = 1, p, e, lead
+    cdef Py_ssize_t n_comments, ctx_lines, first, newlines
+    cdef list comment_lines, ctx_parts, id_parts, str_parts
+    cdef object msgid, msgstr, ctx
+    cdef bint simple
+    cdef str part, kind, rest
+    while pos <= length:
+        block_end = PyUnicode_Find(text, "\n\n", pos, length, 1)
+        if block_end < 0:
+            block_end = length
+        count = 0
+        for k in range(pos, block_end):
+            if t[k] == 10:
+                count += 1
+        s0 = pos
+        while s0 < block_end and t[s0] == 10:
+            s0 += 1
+        s1 = block_end
+        while s1 > s0 and t[s1 - 1] == 10:
+            s1 -= 1
+        if s0 == s1:
+            line += count + 2
+            pos = block_end + 2
+            continue
+        lead = s0 - pos
+        simple = t[s0] == 35 or t[s0] == 109  # '#' or 'm'
+        comment_lines = []
+        ctx_parts = None
+        id_parts = []
+        str_parts = []
+        p = s0
+        if simple:
+            # comments: (#[ .:,] anything | # alone), each a line of its own
+            while p < s1 and t[p] == 35:
+                e = line_end(t, p, s1)
+                if e == s1 or not (e == p + 1 or t[p + 1] == 32 or t[p + 1] == 46
+                                   or t[p + 1] == 58 or t[p + 1] == 44):
+                    simple = False
+                    break
+                comment_lines.append((p, e))
+                p = e + 1
+        if simple and starts(t, p, s1, b"msgctxt "):
+            ctx_parts = []
+            e = string_lines(t, p + 8, s1, ctx_parts)
+            if e < 0 or e >= s1:
+                simple = False
+            else:
+                p = e + 1
+        if simple and starts(t, p, s1, b"msgid "):
+            e = string_lines(t, p + 6, s1, id_parts)
+            if e < 0 or e >= s1:
+                simple = False
+            else:
+                p = e + 1
+        else:
+            simple = False
+        if simple and starts(t, p, s1, b"msgstr "):
+            e = string_lines(t, p + 7, s1, str_parts)
+            if e != s1:
+                simple = False
+        else:
+            simple = False
+        if simple:
+            msgid = joined(text, t, id_parts, scratch)
+            msgstr = joined(text, t, str_parts, scratch)
+            ctx = joined(text, t, ctx_parts, scratch) if ctx_parts is not None else None
+            if msgid is None or msgstr is None or (ctx_parts is not None and ctx is None):
+                simple = False
+        if not simple:
+            entries.extend(general(text[s0:s1], line + lead - 1))
+            line += count + 2
+            pos = block_end + 2
+            continue
+        first = line + lead
+        n_comments = len(comment_lines)
+        ctx_lines = len(ctx_parts) if ctx_parts is not None else 0
+        newlines = 0
+        for k in range(s0, s1):
+            if t[k] == 10:
+                newlines += 1
+        flags = []
+        locations = []
+        tcomment = []
+        comment = []
+        for span in comment_lines:
+            part = text[(<tuple>span)[0]:(<tuple>span)[1]]
+            kind = part[1:2]
+            rest = part[2:].strip()
+            if kind == ":":
+                if rest:
+                    locations.append(rest)
+            elif kind == ",":
+                flags.extend([f.strip() for f in rest.split(",") if f.strip()])
+            elif kind == ".":
+                if rest:
+                    comment.append(rest)
+            else:
+                tcomment.append(part[1:].strip())
+        entries.append(entry_type(first + n_comments + ctx_lines, first, first + newlines, msgid,
+                                  msgstr, ctx, tuple(flags), tuple(locations),
+                                  "\n".join(tcomment), "\n".join(comment)))
+        line += count + 2
+        pos = block_end + 2
+    return entries
