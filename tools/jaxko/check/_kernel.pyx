@@ -1410,3 +1410,16 @@ cdef list _read(str text, Chars t, Py_ssize_t length, entry_type, general, Table
         line += count + 2
         pos = block_end + 2
     return entries
+
+
+# ------------------------------------------------------------------------ hashes
+
+
+def stable_hash(str text):
+    """A 64-bit FNV-1a hash of the text's code points: the same in every process and
+    run (``hash`` is salted), for the consistency records the cache keeps."""
+    cdef unsigned long long h = 14695981039346656037ULL
+    cdef Py_UCS4 c
+    for c in text:
+        h = mix(h, <unsigned int>c)
+    return h

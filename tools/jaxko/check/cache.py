@@ -94,7 +94,10 @@ def fingerprint(*, glossary: Path | None, use_glossary: bool, syntax: str | None
     glossary_digest = None
     if use_glossary and glossary is not None:
         glossary_digest = file_digest(glossary)
-    parts = [VERSION, sys.version, _library_versions(), _code_digest(), glossary_digest,
+    from jaxko.check import screen  # the records' hash is the kernel's when it is built
+
+    parts = [VERSION, sys.version, _library_versions(), _code_digest(), screen.available(),
+             glossary_digest,
              use_glossary, syntax, sorted(select or []), sorted(ignore or []),
              str(source_dir.resolve()) if source_dir is not None else None]
     text = json.dumps(parts, ensure_ascii=True)

@@ -28,6 +28,7 @@ from jaxko.check import consistency, pofile
 from jaxko.check import inline
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check import screen
+from jaxko.check.screen import _kernel
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
                                  ignored_rules, is_suppressed, syntax_of)
 from jaxko.check.registry import RULES, Finding, Hit, Rule, select_rules, unknown_names
@@ -183,19 +184,22 @@ def checkable(entries, lines: set[int] | None):
         yield entry
 
 
-def describe(entry, state: _State) -> tuple[str, str, str | None, frozenset[str]]:
-    """(syntax, block, code language, ignored rules) of a checkable entry."""
+def describe(entry, state: _State) -> tuple[str, str, str | None, frozenset[str], str | None]:
+    """(syntax, block, code language, ignored rules, source document) of a checkable
+    entry; the document only when there is a source folder to look it up in."""
+    document = None
     if state.sources.srcdir is not None:
         location = first_location(entry.locations)
-        block, language = state.sources.classify(entry.msgid, location[0] if location else None)
+        document = location[0] if location else None
+        block, language = state.sources.classify(entry.msgid, document)
     else:
         block, language = guess(entry.msgid)
     ignored = ignored_rules(entry.tcomment, entry.comment) if (entry.tcomment or entry.comment) else frozenset()
-    return state.syntax or syntax_of(entry.locations), block, language, ignored
+    return state.syntax or syntax_of(entry.locations), block, language, ignored, document
 
 
 def message_of(path: Path, entry, description, groups: int = -1) -> Message:
-    syntax, block, language, ignored = description
+    syntax, block, language, ignored, _ = description
     return Message(str(path), entry.line, entry.msgid, entry.msgstr, entry.msgctxt,
                    entry.flags, entry.locations, entry.tcomment, entry.comment,
                    syntax, block, language, ignored, groups)
@@ -306,19 +310,17 @@ def _check_file(task: tuple[str, frozenset[int] | None]) -> _FileResult:
     sources = {}
     srcdir = state.sources.srcdir
     if srcdir is not None:
-        documents = set()
-        for entry in chosen:
-            location = first_location(entry.locations)
-            if location is not None:
-                documents.add(location[0])
-        for document in documents:
+        for document in {d[4] for d in descriptions if d[4] is not None}:
             sources[document] = cache_model.stat_signature(srcdir / document)
     return _FileResult(findings, records, sum(1 for e in entries if e.msgid), len(chosen),
                        suppressed, cache_model.digest_bytes(data), sources)
 
 
 def stable_hash(text: str) -> int:
-    """A 64-bit hash that is the same in every process and run (``hash`` is salted)."""
+    """A 64-bit hash that is the same in every process and run (``hash`` is salted):
+    the native kernel's FNV-1a, else BLAKE2 (the cache's fingerprint tells them apart)."""
+    if _kernel is not None:
+        return _kernel.stable_hash(text)
     return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest())
 
 
