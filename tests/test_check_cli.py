@@ -165,3 +165,13 @@ def test_project_catalogs_have_no_errors():
     """`make check`: the committed catalogs pass (warnings are for review)."""
     root = Path(__file__).resolve().parents[1]
     assert main(["check", "--format", "json", str(root / "locale" / "ko")]) == 0
+
+
+def test_no_screen_gives_the_same_report(capsys):
+    """--no-screen runs every rule on every message: the screen only spares work."""
+    args = [str(FIXTURES / "catalogs"), "--glossary", str(GLOSSARY), "--format", "json", "--no-cache"]
+    assert main(["check", *args]) == 1
+    screened = capsys.readouterr().out
+    assert main(["check", *args, "--no-screen"]) == 1
+    assert capsys.readouterr().out == screened
+    assert '"findings": [' in screened
