@@ -15,7 +15,10 @@ machine's speed cancels out.
 * check: the whole `jaxko check` (all rules) in-process, and as a command line
   (`jaxko check DIR --glossary G`, interpreter start-up and imports included): cold
   (`--no-cache`), with the result cache warm, and warm with one catalog changed;
-* --since: one entry of one catalog changed in a git checkout of the set.
+  and with `--no-screen` (every rule on every message: the engine before the screen),
+  whose findings must be the same;
+* --since: one entry of one catalog changed in a git checkout of the set;
+* where the time goes: each stage of a catalog's check, one process.
 """
 
 from __future__ import annotations
@@ -185,9 +188,13 @@ def main() -> int:
         return run(Options(paths=[catalogs], glossary=BENCH / glossary, source_dir=empty, **extra))
 
     result = check("glossary-300.yaml")
+    unscreened = check("glossary-300.yaml", screen=False)
+    if unscreened.findings != result.findings:
+        raise SystemExit("bench_check: the screen changed the findings; see tests/test_check_screen.py")
     time_300 = best(lambda: check("glossary-300.yaml"), 3)
     time_3000 = best(lambda: check("glossary-3000.yaml"), 3)
     time_1job = best(lambda: check("glossary-300.yaml", jobs=1), 1)
+    time_unscreened = best(lambda: check("glossary-300.yaml", screen=False), 1)
     jaxko = ROOT / ".venv" / "bin" / "jaxko"
     cli = [str(jaxko), "check", str(catalogs), "--glossary", str(BENCH / "glossary-300.yaml"),
            "--source-dir", str(empty), "--format", "json"]
@@ -231,13 +238,15 @@ def main() -> int:
                                             source_dir=empty, since="HEAD")), 5)
     shutil.rmtree(BENCH / ".git")
 
-    per_rule = rule_costs(files[:40])
+    stages, sent = stage_costs(files, empty)
     cpus = os.cpu_count()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print("## jaxko check\n")
     print(f"Synthetic catalogs: {len(files)} files, {entries:,} entries, {size / 1e6:.1f} MB "
-          f"({result.checked:,} translated entries checked, {len(result.findings):,} findings); "
-          f"{cpus} CPUs. Command: `.venv/bin/python benchmarks/bench_check.py` "
-          "(best of 3 runs each).\n")
+          f"({result.checked:,} translated entries checked, {len(result.findings):,} findings, "
+          f"the same with and without the screen); {cpus} CPUs, load average {load} after "
+          "the run. Command: `.venv/bin/python benchmarks/bench_check.py` (best of 3 runs "
+          "each, 1 for the slow ones).\n")
     print("| measurement | seconds | × polib parse |")
     print("|---|---:|---:|")
     rows = [
@@ -245,6 +254,7 @@ def main() -> int:
         ("`jaxko check`, 300-term glossary, all rules (in-process, 2 workers)", time_300),
         ("`jaxko check`, 3,000-term glossary (in-process, 2 workers)", time_3000),
         ("`jaxko check`, 300 terms, `--jobs 1`", time_1job),
+        ("`jaxko check`, 300 terms, `--no-screen` (every rule on every message)", time_unscreened),
         ("`jaxko check DIR --glossary G --no-cache` command line (start-up included)", cli_time),
         ("`jaxko check DIR --glossary G`, cache warm, nothing changed", warm_time),
         ("`jaxko check DIR --glossary G`, cache warm, one catalog changed", changed_time),
@@ -254,48 +264,64 @@ def main() -> int:
     ]
     for label, seconds in rows:
         print(f"| {label} | {seconds:.3f} | {seconds / polib_time:.2f} |")
-    print(f"\n10× the glossary terms costs {time_3000 / time_300:.2f}× the time (goal ≤ 1.3×).")
-    print("\nWhere the time goes (one process, the first 40 catalogs, microseconds per "
-          "translated entry; each rule alone includes the markup parsing and glossary "
-          "matching it needs, which rules share when run together):\n")
-    print("| step | µs/entry |\n|---|---:|")
-    for label, micros in per_rule:
-        print(f"| {label} | {micros:.1f} |")
+    print(f"\n10× the glossary terms costs {time_3000 / time_300:.2f}× the time (goal ≤ 1.3×). "
+          f"The screen makes the check {time_unscreened / time_300:.1f}× faster.")
+    print("\nWhere the time goes (one process, every catalog, microseconds per translated "
+          f"entry). The screen sent {sent['messages']:,} of {sent['text']:,} text messages "
+          f"({sent['messages'] / sent['text']:.1%}) to the rules, and "
+          f"{sent['groups']:,} groups of rules of the {sent['text'] * 8:,} it answers for:\n")
+    print("| stage | µs/entry |\n|---|---:|")
+    for label, micros in stages:
+        print(f"| {label} | {micros:.2f} |")
     return 0
 
 
-def rule_costs(files: list[Path]) -> list[tuple[str, float]]:
+def stage_costs(files: list[Path], sources: Path):
+    """Microseconds per translated entry of each stage of runner._check_file, run
+    stage by stage over every catalog in one process; and what the screen sent on."""
+    import gc
+
     from jaxko import glossary
-    from jaxko.check import inline, pofile
-    from jaxko.check.runner import build_state, check_messages, messages_of
+    from jaxko.check import cache, pofile
+    from jaxko.check.message import TEXT
+    from jaxko.check.runner import (build_state, check_messages, checkable, describe,
+                                    is_suppressed, screened, stable_hash)
 
-    state = build_state(Options(source_dir=BENCH / "no-sources"), glossary.load(BENCH / "glossary-300.yaml"))
-    start = time.perf_counter()
-    entries = [(f, pofile.read(f)) for f in files]
-    parse = time.perf_counter() - start
-    start = time.perf_counter()
-    messages = [m for f, e in entries for m in messages_of(f, e, state, None)]
-    build = time.perf_counter() - start
-    count = len(messages)
-    rows = [("read catalogs (fast reader)", parse / count * 1e6),
-            ("make messages (syntax, code-block guess)", build / count * 1e6)]
-    plans = dict(state.plans)
-    names = sorted({r.name for rules in plans.values() for r in rules})
-
-    def timed() -> float:
-        for message in messages:
-            message.cache.clear()
-        inline.parse.cache_clear()
-        start = time.perf_counter()
+    state = build_state(Options(source_dir=sources), glossary.load(BENCH / "glossary-300.yaml"))
+    names = ["read the file, SHA-1 for the cache", "parse the catalog (native reader)",
+             "describe each entry (syntax, code or text, suppressions)",
+             "screen (inline markup of the joined messages, native kernel)",
+             "rules, where the screen sent them", "consistency records (hashes)"]
+    spent = [0.0] * len(names)
+    count = text = sent_messages = sent_groups = 0
+    gc.disable()
+    for path in files:
+        marks = [time.perf_counter()]
+        data = pofile.read_bytes(path)
+        cache.digest_bytes(data)
+        marks.append(time.perf_counter())
+        entries = pofile.parse(pofile.decode(data, path), path)
+        marks.append(time.perf_counter())
+        chosen = list(checkable(entries, None))
+        descriptions = [describe(entry, state) for entry in chosen]
+        marks.append(time.perf_counter())
+        messages = screened(path, chosen, descriptions, state)
+        marks.append(time.perf_counter())
         check_messages(messages, state)
-        return (time.perf_counter() - start) / count * 1e6
-
-    for name in names:
-        state.plans = {k: [r for r in v if r.name == name] for k, v in plans.items()}
-        rows.append((f"`{name}` alone", timed()))
-    state.plans = plans
-    rows.append(("all rules together", timed()))
-    return rows
+        marks.append(time.perf_counter())
+        [(stable_hash(e.msgid), stable_hash(e.msgstr), is_suppressed(d[3], "consistency.translation"))
+         for e, d in zip(chosen, descriptions)]
+        marks.append(time.perf_counter())
+        for i in range(len(names)):
+            spent[i] += marks[i + 1] - marks[i]
+        count += len(chosen)
+        text += sum(1 for d in descriptions if d[1] == TEXT)
+        sent_messages += sum(1 for m in messages if m.block == TEXT)
+        sent_groups += sum(bin(m.groups).count("1") for m in messages if m.block == TEXT)
+    gc.enable()
+    rows = [(name, seconds / count * 1e6) for name, seconds in zip(names, spent)]
+    rows.append(("all stages", sum(spent) / count * 1e6))
+    return rows, {"messages": sent_messages, "groups": sent_groups, "text": text}
 
 
 if __name__ == "__main__":
