@@ -284,7 +284,7 @@ def stage_costs(files: list[Path], sources: Path):
     from jaxko import glossary
     from jaxko.check import cache, pofile
     from jaxko.check.message import TEXT
-    from jaxko.check.runner import (build_state, check_messages, checkable, describe,
+    from jaxko.check.runner import (build_state, check_messages, checkable, describe_all,
                                     is_suppressed, screened, stable_hash)
 
     state = build_state(Options(source_dir=sources), glossary.load(BENCH / "glossary-300.yaml"))
@@ -303,7 +303,7 @@ def stage_costs(files: list[Path], sources: Path):
         entries = pofile.parse(pofile.decode(data, path), path)
         marks.append(time.perf_counter())
         chosen = list(checkable(entries, None))
-        descriptions = [describe(entry, state) for entry in chosen]
+        descriptions = describe_all(chosen, state)
         marks.append(time.perf_counter())
         messages = screened(path, chosen, descriptions, state)
         marks.append(time.perf_counter())

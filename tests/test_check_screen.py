@@ -71,10 +71,11 @@ def test_kernel_parses_the_project_catalogs_as_inline_does():
             assert_parsed_as_one_by_one([e.msgstr for e in entries], syntax)
 
 
-def test_a_message_with_nul_is_not_joined():
-    assert inline.join(["a", "b\x00c"]) is None
+def test_the_kernel_joins_with_the_separator_and_refuses_nul():
+    parsed, starts = screen.parse(["a", "bc", ""], "rst")
+    assert parsed.text == inline.SEPARATOR.join(["a", "bc", ""]) and starts == [0, 4, 9]
     assert screen.parse(["a", "b\x00c"], "rst") is None
-    assert inline.join(["only"]) == ("only", [0])
+    assert screen.groups(STATE.screen, ["a", "b"], ["가", "나\x00"], "rst") == [screen.ALL] * 2
 
 
 @settings(max_examples=500, deadline=None)

@@ -331,6 +331,7 @@ cdef class Syntax:
     cdef object role_parts    # inline._role_parts
     cdef object nested_mask   # (shown text) -> inline.mask(shown, inline.parse(shown)), for
                               # markup inside a link's text
+    cdef dict converted       # (last group, matched text) -> (kind, text, target, role, explicit)
 
     def __cinit__(self):
         self.alternative = NULL
@@ -364,6 +365,7 @@ cdef class Syntax:
         self.title_target = title_target
         self.role_parts = role_parts
         self.nested_mask = nested_mask
+        self.converted = {}
 
 
 cdef tuple role_parts(Syntax syntax, str body):
@@ -458,8 +460,29 @@ cdef tuple convert(Syntax s, object m):
 
 cdef list inlines_of(Syntax syntax, str text):
     """inline._parse of the joined text: the constructs, then the bare URLs that do not
-    start inside one, in order of start."""
-    cdef list found = [convert(syntax, m) for m in syntax.pattern.finditer(text)]
+    start inside one, in order of start.
+
+    A match's Inline depends only on which alternative matched and the matched text
+    (the patterns look outside a match only at its two ends, the same for every way
+    it could match), and the same roles and literals come back all through a catalog:
+    conversions are remembered by (last group, text).
+    """
+    cdef list found = []
+    cdef dict converted = syntax.converted
+    cdef tuple span, done, item
+    cdef object key
+    if len(converted) > 200_000:
+        converted.clear()
+    for m in syntax.pattern.finditer(text):
+        key = (m.lastindex, m.group(0))
+        done = <tuple>converted.get(key)
+        if done is None:
+            item = convert(syntax, m)
+            converted[key] = (item[0], item[3], item[4], item[5], item[6])
+            found.append(item)
+        else:
+            span = m.span()
+            found.append((done[0], span[0], span[1], done[1], done[2], done[3], done[4]))
     cdef list merged
     cdef Py_ssize_t i = 0, n = len(found), s, e
     cdef tuple last
@@ -541,12 +564,27 @@ cdef class Parsed:
         PyMem_Free(self.chars)
         PyMem_Free(self.masked_chars)
 
-    def __init__(self, Syntax syntax, str text):
+    def __init__(self, Syntax syntax, str text, bint masked_text=True):
         self.text = text
         self.inlines = inlines_of(syntax, text)
         self.chars = PyUnicode_AsUCS4Copy(text)
         self.masked_chars = masked_copy(syntax, text, self.inlines)
-        self.masked = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.masked_chars, len(text))
+        if masked_text:  # the msgstrs' is read as a str too; the msgids' only as characters
+            self.masked = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.masked_chars, len(text))
+
+
+def join(list texts):
+    """inline.join: the texts joined with its SEPARATOR ("\\n\\0\\n") and where each
+    starts; None when one holds a NUL."""
+    cdef str text = "\n\x00\n".join(texts)
+    cdef list starts = []
+    cdef Py_ssize_t position = 0
+    if text.count("\x00") != (len(texts) - 1 if texts else 0):
+        return None
+    for item in texts:
+        starts.append(position)
+        position += len(<str>item) + SEPARATOR_LENGTH
+    return text, starts
 
 
 # ----------------------------------------------------------------------- screen

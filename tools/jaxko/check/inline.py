@@ -56,8 +56,8 @@ class Inline(NamedTuple):
 
 
 # Both patterns exclude NUL (``\x00``) from every ``.`` and negated class: no construct
-# can span a NUL, so many messages joined by :data:`SEPARATOR` (:func:`join`) parse in
-# one pass as each would alone. Runs of plain characters are possessive (``++``):
+# can span a NUL, so many messages joined by :data:`SEPARATOR` parse in one pass as
+# each would alone. Runs of plain characters are possessive (``++``):
 # nothing after them could match inside one, and the engine no longer tries a
 # character at a time.
 _MYST = re.compile(
@@ -265,26 +265,11 @@ def bare_urls(text: str):
             position = at + 3
 
 
-# Joins messages for :func:`join`: NUL is in no message (the caller checks) and no
-# construct can span it; the newlines on both sides make every message start and end
-# as a string does for the patterns' lookarounds (whitespace or nothing around it).
+# Joins messages for the screen (jaxko.check.screen, whose kernel joins with it): NUL
+# is in no message (the kernel checks) and no construct can span it; the newlines on
+# both sides make every message start and end as a string does for the patterns'
+# lookarounds (whitespace or nothing around it).
 SEPARATOR = "\n\x00\n"
-
-
-def join(texts: list[str]) -> tuple[str, list[int]] | None:
-    """The texts joined with :data:`SEPARATOR`, and where each starts; None when one
-    holds a NUL. Parsing the joined text finds what parsing each text finds, with
-    positions shifted (``tests/test_check_screen.py`` holds them to it)."""
-    text = SEPARATOR.join(texts)
-    if text.count("\x00") != max(0, len(texts) - 1):
-        return None
-    starts = []
-    position = 0
-    step = len(SEPARATOR)
-    for item in texts:
-        starts.append(position)
-        position += len(item) + step
-    return text, starts
 
 
 def mask(text: str, inlines: tuple[Inline, ...], keep_titles: bool = True,

@@ -187,15 +187,45 @@ def checkable(entries, lines: set[int] | None):
 def describe(entry, state: _State) -> tuple[str, str, str | None, frozenset[str], str | None]:
     """(syntax, block, code language, ignored rules, source document) of a checkable
     entry; the document only when there is a source folder to look it up in."""
-    document = None
-    if state.sources.srcdir is not None:
-        location = first_location(entry.locations)
-        document = location[0] if location else None
-        block, language = state.sources.classify(entry.msgid, document)
-    else:
-        block, language = guess(entry.msgid)
-    ignored = ignored_rules(entry.tcomment, entry.comment) if (entry.tcomment or entry.comment) else frozenset()
-    return state.syntax or syntax_of(entry.locations), block, language, ignored, document
+    return describe_all([entry], state)[0]
+
+
+def describe_all(entries: list, state: _State) -> list[tuple]:
+    """:func:`describe` of every entry (with what entries of one catalog share, their
+    locations' documents and syntaxes, worked out once)."""
+    sources = state.sources
+    forced = state.syntax
+    syntaxes: dict[str, str] = {}
+    described = []
+    append = described.append
+    for entry in entries:
+        locations = entry.locations
+        # `doc.md:12` alone on its line, as Sphinx writes it: the document decides.
+        single = locations[0] if len(locations) == 1 and " " not in locations[0] else None
+        if single is not None:
+            document, _, line = single.rpartition(":")
+            if not document or not line.isdigit():
+                single = document = None
+        if sources.srcdir is not None:
+            if single is None:
+                location = first_location(locations)
+                document = location[0] if location else None
+            block, language = sources.classify(entry.msgid, document)
+        else:
+            document = None
+            block, language = guess(entry.msgid)
+        if forced:
+            syntax = forced
+        elif single is not None:
+            syntax = syntaxes.get(single.rpartition(":")[0])
+            if syntax is None:
+                syntax = syntaxes[single.rpartition(":")[0]] = syntax_of(locations)
+        else:
+            syntax = syntax_of(locations)
+        tcomment, comment = entry.tcomment, entry.comment
+        ignored = ignored_rules(tcomment, comment) if tcomment or comment else frozenset()
+        append((syntax, block, language, ignored, document))
+    return described
 
 
 def message_of(path: Path, entry, description, groups: int = -1) -> Message:
@@ -300,7 +330,7 @@ def _check_file(task: tuple[str, frozenset[int] | None]) -> _FileResult:
     data = pofile.read_bytes(path)
     entries = pofile.parse(pofile.decode(data, path), path)
     chosen = list(checkable(entries, set(lines) if lines is not None else None))
-    descriptions = [describe(entry, state) for entry in chosen]
+    descriptions = describe_all(chosen, state)
     findings, _, suppressed = check_messages(screened(path, chosen, descriptions, state), state)
     records = []
     if state.consistency:

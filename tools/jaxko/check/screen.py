@@ -120,19 +120,19 @@ def _nested_mask(syntax: str, shown: str) -> str:
     return inline.mask(shown, inline.parse(shown, syntax), True, syntax)
 
 
-def parse(texts: list[str], syntax: str):
+def parse(texts: list[str], syntax: str, masked_text: bool = True):
     """The texts joined, parsed and masked by the kernel (a ``_kernel.Parsed``), and where
     each starts; None when a text holds a NUL."""
-    joined = inline.join(texts)
+    joined = _kernel.join(texts)
     if joined is None:
         return None
     text, starts = joined
-    return _kernel.Parsed(syntax_of(syntax), text), starts
+    return _kernel.Parsed(syntax_of(syntax), text, masked_text), starts
 
 
 def groups(kernel_tables, msgids: list[str], msgstrs: list[str], syntax: str) -> list[int]:
     """For each (msgid, msgstr) text message of one syntax, the groups that may report."""
-    ids = parse(msgids, syntax)
+    ids = parse(msgids, syntax, masked_text=False)
     strs = parse(msgstrs, syntax)
     if ids is None or strs is None:  # a NUL in a message: no screening
         return [ALL] * len(msgids)
