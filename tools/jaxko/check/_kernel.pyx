@@ -1,20 +1,21 @@
 # cython: language_level=3, cdivision=True
-"""Native kernel of ``jaxko check``: the screen (see :mod:`jaxko.check.screen`).
+"""Native kernel of ``jaxko check``, in four parts, each the C twin of Python code the
+tests hold it to:
 
-For every text message of a catalog it answers one question: which groups of rules
-could report anything on it? It never produces a finding; the rules do that, in
-Python, on the messages it names. So every test here is a *superset* of what the rule
-it stands for can report, and each says which rule and which condition it covers. A
-test may name a group where the rule then finds nothing (that costs time); it may
-never miss one where the rule would report (that would lose a finding), which
-``tests/test_check_screen.py`` checks against the rules themselves.
+* the reader: catalog blocks of the usual shape, as :mod:`jaxko.check.pofile` reads them;
+* inline markup: what :mod:`jaxko.check.inline` makes of its patterns' matches over
+  many messages joined into one text (the Inline tuples and the masked text);
+* the screen (see :mod:`jaxko.check.screen`): for every text message of a catalog,
+  which groups of rules could report anything on it. It never produces a finding;
+  the rules do that, in Python, on the messages it names. So every test there is a
+  *superset* of what the rule it stands for can report, and says which rule and which
+  condition it covers. A test may name a group where the rule then finds nothing
+  (that costs time); it may never miss one where the rule would report (that would
+  lose a finding), which ``tests/test_check_screen.py`` checks against the rules;
+* a stable hash for the consistency records.
 
-The input is what :func:`jaxko.check.inline.join` makes of the msgids and of the
-msgstrs: the messages joined into one text, their start offsets, the inline
-constructs found in one pass (positions in the joined text) and the masked text.
-Reading those character by character in C costs about a microsecond per message,
-where running the rules costs some sixty.
-
+Reading the joined messages character by character in C costs a few microseconds per
+message, where running every rule costs some sixty.
 """
 
 cimport cython
@@ -163,6 +164,50 @@ cdef inline int markup_index(Py_UCS4 c) noexcept:
 # ----------------------------------------------------------------------- tables
 
 
+cdef class Scratch:
+    """Buffers reused from message to message: the words of one, one rewritten."""
+
+    cdef Py_ssize_t* word_start
+    cdef Py_ssize_t* word_end
+    cdef Py_ssize_t capacity
+    cdef Py_UCS4* text
+    cdef Py_ssize_t text_capacity
+
+    def __cinit__(self):
+        self.word_start = NULL
+        self.word_end = NULL
+        self.capacity = 0
+        self.text = NULL
+        self.text_capacity = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.word_start)
+        PyMem_Free(self.word_end)
+        PyMem_Free(self.text)
+
+    cdef int reserve(self, Py_ssize_t words) except -1:
+        if words > self.capacity:
+            PyMem_Free(self.word_start)
+            PyMem_Free(self.word_end)
+            self.word_start = <Py_ssize_t*>PyMem_Malloc(words * sizeof(Py_ssize_t))
+            self.word_end = <Py_ssize_t*>PyMem_Malloc(words * sizeof(Py_ssize_t))
+            if self.word_start == NULL or self.word_end == NULL:
+                self.capacity = 0
+                raise MemoryError()
+            self.capacity = words
+        return 0
+
+    cdef int reserve_text(self, Py_ssize_t length) except -1:
+        if length > self.text_capacity:
+            PyMem_Free(self.text)
+            self.text = <Py_UCS4*>PyMem_Malloc((length + 1) * sizeof(Py_UCS4))
+            if self.text == NULL:
+                self.text_capacity = 0
+                raise MemoryError()
+            self.text_capacity = length
+        return 0
+
+
 cdef class Tables:
     """What the kernel needs of the glossary and the particle rules; built once per run
     (by jaxko.check.screen.tables), before the check forks its workers."""
@@ -185,23 +230,7 @@ cdef class Tables:
     cdef dict latin_memo
     cdef object latin_verdict   # (word, run) -> wrong?
     cdef bint glossary
-    cdef Py_ssize_t* word_start  # scratch: the words of one message
-    cdef Py_ssize_t* word_end
-    cdef Py_ssize_t capacity
-    cdef Py_UCS4* text          # scratch: one message, rewritten
-    cdef Py_ssize_t text_capacity
-
-    def __cinit__(self):
-        self.word_start = NULL
-        self.word_end = NULL
-        self.capacity = 0
-        self.text = NULL
-        self.text_capacity = 0
-
-    def __dealloc__(self):
-        PyMem_Free(self.word_start)
-        PyMem_Free(self.word_end)
-        PyMem_Free(self.text)
+    cdef Scratch scratch
 
     def __init__(self, dict phrases, list keep, list renderings, list forbidden,
                  list last_bad, frozenset suffixes, tuple gloss_bad,
@@ -236,28 +265,8 @@ cdef class Tables:
         self.latin_memo = {}
         self.latin_verdict = latin_verdict
         self.glossary = bool(phrases) or bool(forbidden)
+        self.scratch = Scratch()
 
-    cdef int reserve(self, Py_ssize_t words) except -1:
-        if words > self.capacity:
-            PyMem_Free(self.word_start)
-            PyMem_Free(self.word_end)
-            self.word_start = <Py_ssize_t*>PyMem_Malloc(words * sizeof(Py_ssize_t))
-            self.word_end = <Py_ssize_t*>PyMem_Malloc(words * sizeof(Py_ssize_t))
-            if self.word_start == NULL or self.word_end == NULL:
-                self.capacity = 0
-                raise MemoryError()
-            self.capacity = words
-        return 0
-
-    cdef int reserve_text(self, Py_ssize_t length) except -1:
-        if length > self.text_capacity:
-            PyMem_Free(self.text)
-            self.text = <Py_UCS4*>PyMem_Malloc((length + 1) * sizeof(Py_UCS4))
-            if self.text == NULL:
-                self.text_capacity = 0
-                raise MemoryError()
-            self.text_capacity = length
-        return 0
 
 
 # ---------------------------------------------------------------- inline markup
@@ -743,8 +752,8 @@ cdef Py_ssize_t spaced_delimiters(Tables tables, Chars t, Py_ssize_t a, Py_ssize
     """The same, reST's escaped spaces read as spaces first (as syntax._fingerprint does:
     text.replace("\\ ", " "))."""
     cdef Py_ssize_t i = a, n = 0
-    tables.reserve_text(b - a)
-    cdef Chars copy = tables.text
+    tables.scratch.reserve_text(b - a)
+    cdef Chars copy = tables.scratch.text
     while i < b:
         if at(t, i) == 92 and i + 1 < b and at(t, i + 1) == 32:
             copy[n] = 32
@@ -908,9 +917,9 @@ cdef list english_terms(Tables tables, Chars t, Py_ssize_t a, Py_ssize_t b):
     cdef Py_ssize_t i = a, s, k, n = 0, size, free = 0, w, end
     cdef unsigned long long h
     cdef bint candidate = False
-    tables.reserve((b - a) // 2 + 1)
-    cdef Py_ssize_t* starts = tables.word_start
-    cdef Py_ssize_t* ends = tables.word_end
+    tables.scratch.reserve((b - a) // 2 + 1)
+    cdef Py_ssize_t* starts = tables.scratch.word_start
+    cdef Py_ssize_t* ends = tables.scratch.word_end
     # Words as terms.WORD finds them: [A-Za-z0-9]+(?:-[A-Za-z0-9]+)*. A word whose
     # lower-case hash is in the bloom of first words may start a phrase; the others
     # have their end stored negated, and the loop below skips them.
@@ -1258,7 +1267,7 @@ cdef inline bint starts(Chars t, Py_ssize_t p, Py_ssize_t end, const char* word)
     return True
 
 
-cdef object joined(str text, Chars t, list parts, Tables scratch):
+cdef object joined(str text, Chars t, list parts, Scratch scratch):
     """pofile._join: the unescaped text of a string's lines, or None where pofile
     falls back (a quote that no odd run of backslashes escapes)."""
     cdef Py_ssize_t a, b, k, n = 0, total = 0, run
@@ -1325,16 +1334,13 @@ cdef object joined(str text, Chars t, list parts, Tables scratch):
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, b)
 
 
-cdef Tables _READER_SCRATCH = None
+cdef Scratch _READER_SCRATCH = Scratch()
 
 
 def read_catalog(str text, entry_type, general):
     """pofile._parse_blocks(text): the catalog's active entries, ``entry_type`` tuples;
     ``general(block, offset)`` reads a block of unusual shape."""
-    global _READER_SCRATCH
-    if _READER_SCRATCH is None:
-        _READER_SCRATCH = Tables.__new__(Tables)
-    cdef Tables scratch = _READER_SCRATCH
+    cdef Scratch scratch = _READER_SCRATCH
     cdef Chars t = PyUnicode_AsUCS4Copy(text)
     try:
         return _read(text, t, len(text), entry_type, general, scratch)
@@ -1342,7 +1348,7 @@ def read_catalog(str text, entry_type, general):
         PyMem_Free(t)
 
 
-cdef list _read(str text, Chars t, Py_ssize_t length, entry_type, general, Tables scratch):
+cdef list _read(str text, Chars t, Py_ssize_t length, entry_type, general, Scratch scratch):
     cdef list entries = []
     cdef Py_ssize_t pos = 0, block_end, s0, s1, count, k, line = 1, p, e, lead
     cdef Py_ssize_t n_comments, ctx_lines, first, newlines
