@@ -186,3 +186,22 @@ def test_screen_agrees_with_every_rule_on_the_fixture_and_project_catalogs(tmp_p
         everything = run(Options(screen=False, **options))
         assert with_screen.findings == everything.findings
         assert with_screen.summary() == everything.summary()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.one_of(msgids, texts), st.one_of(msgstrs, texts)), min_size=1, max_size=4),
+       st.sampled_from([RST, MYST]))
+def test_syntax_group_whenever_the_rule_would_parse(pairs, syntax):
+    """The kernel's pre-test for syntax.parse holds wherever syntax.worth_parsing does
+    (so the parsers run on every message they would have run on)."""
+    from jaxko.check.message import Message
+    from jaxko.check.syntax import _MARKUP_CHARS, worth_parsing
+
+    pairs = [(i, s) for i, s in pairs if "\x00" not in i + s]
+    if not pairs:
+        return
+    found = screen.groups(STATE.screen, [i for i, _ in pairs], [s for _, s in pairs], syntax)
+    for (msgid, msgstr), bits in zip(pairs, found):
+        needs = any(ch in msgid + msgstr for ch in _MARKUP_CHARS)
+        if needs and worth_parsing(Message("x.po", 1, msgid, msgstr, syntax=syntax)):
+            assert bits & screen.SYNTAX, (msgid, msgstr)

@@ -729,40 +729,34 @@ cdef bint hangul_next_to_markup(Chars t, Py_ssize_t c, Py_ssize_t d, list inline
 # ----------------------------------------------------------------------- syntax
 
 
-cdef Py_ssize_t spaced(Chars t, Py_ssize_t a, Py_ssize_t b) noexcept:
-    """len(syntax._SPACED.findall(t[a:b])): delimiters with space on both sides."""
+cdef inline bint space_at(Chars t, Py_ssize_t j, Py_ssize_t b) noexcept:
+    """A space (or the end) at ``j`` of t[:b] read with reST's escaped spaces as spaces
+    (syntax._fingerprint's ``text.replace("\\ ", " ")``: a backslash before a space
+    goes, the space stays)."""
+    if j >= b:
+        return True
+    return is_space(at(t, j)) or (at(t, j) == 92 and j + 1 < b and at(t, j + 1) == 32)
+
+
+cdef Py_ssize_t spaced_delimiters(Chars t, Py_ssize_t a, Py_ssize_t b) noexcept:
+    """len(syntax._SPACED.findall(...)) of t[a:b] so read: delimiters with space on both
+    sides. (Before a delimiter the character is as written: a backslash there is not
+    followed by a space, so it stays.)"""
     cdef Py_ssize_t i = a, count = 0
     cdef Py_UCS4 ch
     while i < b:
         ch = at(t, i)
         if (ch == 96 or ch == 42) and (i == a or is_space(at(t, i - 1))):
-            if i + 1 < b and at(t, i + 1) == ch and (i + 2 >= b or is_space(at(t, i + 2))):
+            if i + 1 < b and at(t, i + 1) == ch and space_at(t, i + 2, b):
                 count += 1
                 i += 2
                 continue
-            if i + 1 >= b or is_space(at(t, i + 1)):
+            if space_at(t, i + 1, b):
                 count += 1
                 i += 1
                 continue
         i += 1
     return count
-
-
-cdef Py_ssize_t spaced_delimiters(Tables tables, Chars t, Py_ssize_t a, Py_ssize_t b) except -1:
-    """The same, reST's escaped spaces read as spaces first (as syntax._fingerprint does:
-    text.replace("\\ ", " "))."""
-    cdef Py_ssize_t i = a, n = 0
-    tables.scratch.reserve_text(b - a)
-    cdef Chars copy = tables.scratch.text
-    while i < b:
-        if at(t, i) == 92 and i + 1 < b and at(t, i + 1) == 32:
-            copy[n] = 32
-            i += 2
-        else:
-            copy[n] = at(t, i)
-            i += 1
-        n += 1
-    return spaced(copy, 0, n)
 
 
 cdef bint flanking(Chars t, Py_ssize_t c, Py_ssize_t d) noexcept:
@@ -821,7 +815,7 @@ cdef bint worth_parsing(Tables tables, Chars x, Py_ssize_t a, Py_ssize_t b,
     for k in range(11):
         if counts[k] != 0:
             return True
-    if spaced_delimiters(tables, x, a, b) != spaced_delimiters(tables, y, c, d):
+    if spaced_delimiters(x, a, b) != spaced_delimiters(y, c, d):
         return True
     return not rst and flanking(y, c, d)
 
