@@ -18,7 +18,6 @@ Reading the joined messages character by character in C costs a few microseconds
 message, where running every rule costs some sixty.
 """
 
-cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport Py_EQ, PyObject_RichCompareBool
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_Find
@@ -93,9 +92,7 @@ cdef inline Py_UCS4 lower(Py_UCS4 c) noexcept:
     return c
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef inline bint has_bit(const unsigned char[:] bitmap, Py_UCS4 c) noexcept:
+cdef inline bint has_bit(const unsigned char* bitmap, Py_UCS4 c) noexcept:
     cdef unsigned int code = <unsigned int>c
     return (bitmap[code >> 3] >> (code & 7)) & 1
 
@@ -127,16 +124,12 @@ cdef inline unsigned long long pair(Py_UCS4 first, Py_UCS4 second) noexcept:
     return mix(mix(14695981039346656037ULL, <unsigned int>first), <unsigned int>second)
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef inline void bloom_set(unsigned char[:] bloom, unsigned long long h) noexcept:
+cdef inline void bloom_set(unsigned char* bloom, unsigned long long h) noexcept:
     cdef unsigned int s = slot(h)
     bloom[s >> 3] |= <unsigned char>(1 << (s & 7))
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef inline bint bloom_has(const unsigned char[:] bloom, unsigned long long h) noexcept:
+cdef inline bint bloom_has(const unsigned char* bloom, unsigned long long h) noexcept:
     cdef unsigned int s = slot(h)
     return (bloom[s >> 3] >> (s & 7)) & 1
 
@@ -213,16 +206,21 @@ cdef class Tables:
     (by jaxko.check.screen.tables), before the check forks its workers."""
 
     cdef dict phrases          # first word -> [(words, term, case_sensitive)], as TermMatcher
-    cdef unsigned char[:] word_bloom      # hashes of those first words
+    cdef bytearray word_bloom_bytes
+    cdef unsigned char* word_bloom        # hashes of those first words
     cdef list keep             # term -> kept in English?
     cdef list renderings       # term -> accepted renderings (empty: not checked)
     cdef dict forbidden        # first character -> forbidden renderings starting with it
-    cdef const unsigned char[:] forbidden_first
-    cdef unsigned char[:] forbidden_bloom  # their first two characters
+    cdef bytes forbidden_first_bytes
+    cdef const unsigned char* forbidden_first
+    cdef bytearray forbidden_bloom_bytes
+    cdef unsigned char* forbidden_bloom   # their first two characters
     cdef dict last_bad         # last code point -> [(rendering, suffixes wrong after it)]
-    cdef unsigned char[:] last_bloom      # (last character, first of a wrong suffix)
+    cdef bytearray last_bloom_bytes
+    cdef unsigned char* last_bloom        # (last character, first of a wrong suffix)
     cdef frozenset suffixes    # every particle as a whole run (korean.PARTICLE_SUFFIXES)
-    cdef const unsigned char[:] suffix_first
+    cdef bytes suffix_first_bytes
+    cdef const unsigned char* suffix_first
     cdef Py_ssize_t longest_suffix
     cdef tuple gloss_bad       # suffixes wrong after (a vowel, ㄹ, another consonant)
     cdef dict markup_memo
@@ -238,26 +236,31 @@ cdef class Tables:
         cdef str text
         cdef Py_UCS4 last
         self.phrases = phrases
-        self.word_bloom = bytearray(BLOOM_BITS // 8)
+        self.word_bloom_bytes = bytearray(BLOOM_BITS // 8)
+        self.word_bloom = self.word_bloom_bytes
         for text in phrases:
             bloom_set(self.word_bloom, word_hash(text))
         self.keep = keep
         self.renderings = renderings
         self.forbidden = {}
-        self.forbidden_first = bitmap({text[0] for text in forbidden})
-        self.forbidden_bloom = bytearray(BLOOM_BITS // 8)
+        self.forbidden_first_bytes = bitmap({text[0] for text in forbidden})
+        self.forbidden_first = self.forbidden_first_bytes
+        self.forbidden_bloom_bytes = bytearray(BLOOM_BITS // 8)
+        self.forbidden_bloom = self.forbidden_bloom_bytes
         for text in forbidden:
             self.forbidden.setdefault(text[0], []).append(text)
             bloom_set(self.forbidden_bloom, pair(text[0], text[1] if len(text) > 1 else <Py_UCS4>0))
         self.last_bad = {}
-        self.last_bloom = bytearray(BLOOM_BITS // 8)
+        self.last_bloom_bytes = bytearray(BLOOM_BITS // 8)
+        self.last_bloom = self.last_bloom_bytes
         for text, wrong in last_bad:
             last = text[len(text) - 1]
             self.last_bad.setdefault(<unsigned int>last, []).append((text, wrong))
             for suffix in wrong:
                 bloom_set(self.last_bloom, pair(last, suffix[0]))
         self.suffixes = suffixes
-        self.suffix_first = bitmap({suffix[0] for suffix in suffixes})
+        self.suffix_first_bytes = bitmap({suffix[0] for suffix in suffixes})
+        self.suffix_first = self.suffix_first_bytes
         self.longest_suffix = max([len(suffix) for suffix in suffixes] or [0])
         self.gloss_bad = gloss_bad
         self.markup_memo = {}
