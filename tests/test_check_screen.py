@@ -205,3 +205,15 @@ def test_syntax_group_whenever_the_rule_would_parse(pairs, syntax):
         needs = any(ch in msgid + msgstr for ch in _MARKUP_CHARS)
         if needs and worth_parsing(Message("x.po", 1, msgid, msgstr, syntax=syntax)):
             assert bits & screen.SYNTAX, (msgid, msgstr)
+
+
+def test_a_failing_screen_costs_speed_not_findings(monkeypatch, capsys):
+    def broken(*args):
+        raise RuntimeError("planted")
+
+    monkeypatch.setattr(screen, "groups", broken)
+    result = run(Options(paths=[FIXTURES / "catalogs"], glossary=FIXTURES / "glossary.yaml", jobs=1))
+    everything = run(Options(paths=[FIXTURES / "catalogs"], glossary=FIXTURES / "glossary.yaml",
+                             jobs=1, screen=False))
+    assert result.findings == everything.findings
+    assert "the screen failed (RuntimeError: planted); every rule checks this catalog" in capsys.readouterr().err

@@ -250,8 +250,13 @@ def screened(path: Path, entries: list, descriptions: list, state: _State) -> li
     for syntax in SYNTAXES:
         chosen = [i for i, d in enumerate(descriptions) if d[1] == TEXT and d[0] == syntax]
         if chosen:
-            found = screen.groups(state.screen, [entries[i].msgid for i in chosen],
-                                  [entries[i].msgstr for i in chosen], syntax)
+            try:
+                found = screen.groups(state.screen, [entries[i].msgid for i in chosen],
+                                      [entries[i].msgstr for i in chosen], syntax)
+            except Exception as err:  # a fault of the screen must not cost a finding
+                print(f"jaxko check: {path}: the screen failed ({err.__class__.__name__}: {err}); "
+                      "every rule checks this catalog", file=sys.stderr)
+                found = [screen.ALL] * len(chosen)
             for i, bits in zip(chosen, found):
                 groups[i] = bits
     unscreened = state.unscreened
