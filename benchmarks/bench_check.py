@@ -131,13 +131,14 @@ def make_entry(rng: random.Random, terms: list[dict], rst: bool, line: int, docu
     return polib.POEntry(msgid=msgid, msgstr=msgstr, occurrences=[(document, str(line))])
 
 
-def generate(folder: Path, terms: list[dict]) -> int:
+def generate(folder: Path, terms: list[dict], files: int = FILES, entries: int = ENTRIES) -> int:
+    """Write the synthetic catalogs into ``folder``; their total size in bytes."""
     rng = random.Random(SEED)
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    per_file = [ENTRIES // FILES] * FILES
-    for i in range(ENTRIES - sum(per_file)):
+    per_file = [entries // files] * files
+    for i in range(entries - sum(per_file)):
         per_file[i] += 1
     total = 0
     for number, count in enumerate(per_file):
