@@ -1290,7 +1290,6 @@ cdef object joined(str text, Chars t, list parts, Scratch scratch):
         return "".join([text[(<tuple>part)[0]:(<tuple>part)[1]] for part in parts])
     scratch.reserve_text(total)
     cdef Py_UCS4* out = scratch.text
-    cdef Py_UCS4* joined_chars
     # The parts are joined first, then unescaped (an escape may not span two lines in
     # a well-formed catalog, but pofile joins before unescaping, so this does too).
     for part in parts:
@@ -1445,9 +1444,10 @@ cdef list _read(str text, Chars t, Py_ssize_t length, entry_type, general, Scrat
                     comment.append(rest)
             else:
                 tcomment.append(part[1:].strip())
-        entries.append(entry_type(first + n_comments + ctx_lines, first, first + newlines, msgid,
-                                  msgstr, ctx, tuple(flags), tuple(locations),
-                                  "\n".join(tcomment), "\n".join(comment)))
+        # tuple.__new__ is what a named tuple's own __new__ calls, without its Python frame.
+        entries.append(tuple.__new__(entry_type, (
+            first + n_comments + ctx_lines, first, first + newlines, msgid, msgstr, ctx,
+            tuple(flags), tuple(locations), "\n".join(tcomment), "\n".join(comment), False)))
         line += count + 2
         pos = block_end + 2
     return entries
