@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jaxko.check import inline, pofile, screen
@@ -238,3 +238,34 @@ def test_screen_agrees_with_every_rule_on_synthetic_catalogs(tmp_path):
     everything = run(Options(screen=False, **options))
     assert with_screen.findings == everything.findings
     assert len(with_screen.findings) > 100  # the planted mistakes are there to be found
+
+
+# ----------------------------------------------------------- the kernel's trie
+
+from jaxko.check import terms  # noqa: E402
+
+KOREAN_STRINGS = sorted({*STATE.context.matcher.korean_strings.strings, "매개 변수", "자동  미분",
+                         "a b", "a  b c", "ab", "x  y"})
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from([*KOREAN_STRINGS, " ", "  ", "을", "변", "a", "b", "c", "x"]),
+                max_size=14).map("".join))
+@example("a   b c")   # " +" gives a space back for the double space of "a  b c"
+@example("자동   미분을")
+@example("x   y")    # ... and for "x  y", where no single-space string catches it
+def test_trie_finds_what_the_trie_regex_finds(text):
+    regex = terms._trie_regex(KOREAN_STRINGS)
+    expected = [(m.start(), m.end(), m.group(0)) for m in regex.finditer(text)]
+    found = terms.Strings(KOREAN_STRINGS).finditer(text)
+    assert [(m.start(), m.end(), m.group(0)) for m in found] == expected
+
+
+def test_trie_finds_what_the_trie_regex_finds_with_the_project_glossary():
+    matcher = build_state(Options(), glossary_model.load(ROOT / "glossary" / "ko.yaml")).context.matcher
+    strings = matcher.korean_strings.strings
+    regex = terms._trie_regex(strings)
+    for path in sorted((ROOT / "locale" / "ko").rglob("*.po"))[:80]:
+        for entry in pofile.read(path):
+            expected = [(m.start(), m.end()) for m in regex.finditer(entry.msgstr)]
+            assert [(m.start(), m.end()) for m in matcher.korean_matches(entry.msgstr)] == expected

@@ -6,19 +6,26 @@ Built once per run, before the worker processes fork, and then read-only.
   every term's forms (regular plurals and verb forms generated, irregular ones from
   ``forms:``), longest phrase first. The cost per message depends on its length, not
   on the number of terms.
-* Korean side: every accepted and forbidden rendering goes into one trie-shaped
-  regular expression, so one ``finditer`` over a msgstr finds them all, whatever the
-  number of terms. Particles after a rendering (배열**을**) are simply the text after
-  the match; a second trie over the renderings without spaces finds spacing variants
-  (매개 변수 for 매개변수) when the exact rendering is missing.
+* Korean side: every accepted and forbidden rendering goes into one trie (the native
+  kernel's, else a trie-shaped regular expression), so one pass over a msgstr finds
+  them all, whatever the number of terms. Particles after a rendering (배열**을**) are
+  simply the text after the match; a second trie over the renderings without spaces
+  finds spacing variants (매개 변수 for 매개변수) when the exact rendering is missing.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
 
 from jaxko.glossary import Glossary, Term
+
+try:
+    from jaxko.check import _kernel
+except ImportError:  # not built: one regular expression instead
+    _kernel = None
 
 WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 
@@ -113,6 +120,45 @@ def _trie_regex(strings: list[str]) -> re.Pattern | None:
     return re.compile(build(trie))
 
 
+class Found(NamedTuple):
+    """A match of :class:`Strings`: what the rules read of an ``re.Match``."""
+
+    begin: int
+    stop: int
+    text: str
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.stop
+
+    def group(self, index: int = 0) -> str:
+        return self.text
+
+
+class Strings:
+    """Finds any of many strings in text, leftmost and longest, a space in a string
+    matching a run of spaces: the native kernel's trie when it is built, else one
+    regular expression (:func:`_trie_regex`), compiled on first use."""
+
+    def __init__(self, strings: list[str]):
+        self.strings = strings
+        self._trie = _kernel.Trie(strings) if _kernel is not None else None
+
+    @cached_property
+    def _regex(self) -> re.Pattern | None:
+        return _trie_regex(self.strings)
+
+    def __bool__(self) -> bool:
+        return bool(self.strings)
+
+    def finditer(self, text: str) -> list:
+        if self._trie is not None:
+            return [Found(start, end, text[start:end]) for start, end in self._trie.finditer(text)]
+        return list(self._regex.finditer(text)) if self._regex is not None else []
+
+
 class TermMatcher:
     """Finds glossary terms in English text and renderings in Korean text."""
 
@@ -147,7 +193,7 @@ class TermMatcher:
                 for item in term.forbidden:
                     self.forbidden_terms.setdefault(item, []).append(number)
         korean = sorted(set(self.rendering_terms) | set(self.forbidden_terms))
-        self.korean_regex = _trie_regex(korean)
+        self.korean_strings = Strings(korean)
         # A rendering that contains another (합성곱 신경망 ⊃ 신경망) counts for both.
         known = set(korean)
         self.contained: dict[str, tuple[str, ...]] = {}
@@ -161,7 +207,7 @@ class TermMatcher:
         for rendering in self.rendering_terms:
             spaceless.setdefault(rendering.replace(" ", ""), []).append(rendering)
         self.spaceless_renderings = spaceless
-        self.spaceless_regex = _trie_regex(sorted(spaceless))
+        self.spaceless_strings = Strings(sorted(spaceless))
 
     @staticmethod
     def _phrases(term: Term):
@@ -227,11 +273,10 @@ class TermMatcher:
 
     # ------------------------------------------------------------------ Korean side
 
-    def korean_matches(self, text: str) -> list[re.Match]:
-        """Leftmost-longest matches of known renderings (accepted or forbidden)."""
-        if self.korean_regex is None:
-            return []
-        return list(self.korean_regex.finditer(text))
+    def korean_matches(self, text: str) -> list:
+        """Leftmost-longest matches of known renderings (accepted or forbidden): objects
+        with ``start()``, ``end()`` and ``group(0)``, as ``re.Match`` has."""
+        return self.korean_strings.finditer(text)
 
     def found_renderings(self, matches: list[re.Match]) -> set[str]:
         """The renderings present, those contained in longer matches included."""
@@ -259,7 +304,7 @@ class TermMatcher:
 
     def spacing_variants(self, text: str) -> dict[str, str]:
         """Renderings present with other spacing: agreed rendering -> text as written."""
-        if self.spaceless_regex is None:
+        if not self.spaceless_strings:
             return {}
         squeezed = []
         positions = []
@@ -269,7 +314,7 @@ class TermMatcher:
                 positions.append(index)
         compact = "".join(squeezed)
         found = {}
-        for match in self.spaceless_regex.finditer(compact):
+        for match in self.spaceless_strings.finditer(compact):
             start = positions[match.start()]
             end = positions[match.end() - 1] + 1
             written = text[start:end]
