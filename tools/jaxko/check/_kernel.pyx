@@ -380,22 +380,6 @@ cdef class Syntax:
         self.converted = {}
 
 
-cdef tuple role_parts(Syntax syntax, str body):
-    """inline._role_parts; the pattern only when the body has a `<`."""
-    cdef str target, shown
-    if "<" in body:
-        return <tuple>syntax.role_parts(body)
-    target = body.strip()
-    shown = target
-    if target[:1] in "~!":
-        target = target[1:]
-        if body.strip().startswith("~"):
-            shown = target.rsplit(".", 1)[-1]
-        else:
-            shown = target
-    return (shown, target, False)
-
-
 cdef tuple convert(Syntax s, object m):
     """The Inline of one match (inline._myst and inline._rst, a branch each)."""
     cdef tuple span = m.span()
@@ -415,7 +399,7 @@ cdef tuple convert(Syntax s, object m):
         body = g(s.g_role_body)
         if role == "math":
             return (MATH, start, end, body, body.strip(), role, False)
-        parts = role_parts(s, body)
+        parts = s.role_parts(body)
         return (ROLE, start, end, parts[0], parts[1], role, parts[2])
     if alternative == M_LINK:
         target = g(s.g_link_target)
@@ -461,7 +445,7 @@ cdef tuple convert(Syntax s, object m):
                 return (LINK, start, end, found.group("title") or found.group("target"),
                         found.group("target").strip().replace("\n", ""), None, bool(found.group("title")))
             return (REFERENCE, start, end, body, " ".join(body.split()).lower(), None, False)
-        parts = role_parts(s, body)
+        parts = s.role_parts(body)
         return (ROLE, start, end, parts[0], parts[1], role or "", parts[2])
     if alternative == R_SUBST:
         return (SUBSTITUTION, start, end, "", g(s.g_subst_name), None, False)
