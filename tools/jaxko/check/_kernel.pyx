@@ -570,8 +570,8 @@ cdef class Parsed:
 
 
 def join(list texts):
-    """inline.join: the texts joined with its SEPARATOR ("\\n\\0\\n") and where each
-    starts; None when one holds a NUL."""
+    """The texts joined with inline.SEPARATOR ("\\n\\0\\n") and where each starts;
+    None when one holds a NUL."""
     cdef str text = "\n\x00\n".join(texts)
     cdef list starts = []
     cdef Py_ssize_t position = 0

@@ -24,10 +24,8 @@ from pathlib import Path
 from jaxko import glossary as glossary_model
 from jaxko.catalogs import iter_catalogs
 from jaxko.check import cache as cache_model
-from jaxko.check import consistency, pofile
-from jaxko.check import inline
+from jaxko.check import consistency, inline, pofile, screen
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
-from jaxko.check import screen
 from jaxko.check.screen import _kernel
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
                                  ignored_rules, is_suppressed, syntax_of)

@@ -6,7 +6,7 @@ python-docs-ko. So the runner first asks a native kernel (``_kernel.pyx``, built
 Cython when the package is installed) about every text message at once, and runs the
 rules only on the messages, and only the groups of rules, it names.
 
-The contract, checked by ``tests/test_check_kernel.py`` against the rules themselves
+The contract, checked by ``tests/test_check_screen.py`` against the rules themselves
 (on generated messages, planted faults, the synthetic benchmark set and the
 project's catalogs): **the screen never leaves out a group whose rules would report
 on a message.** It may name groups that then find nothing. Each of its tests is a
@@ -22,7 +22,8 @@ superset of one rule's condition, and says so in the kernel's source:
   ``t:``, a raw directive says ``raw``), or the rule's own cheap pre-test
   (``syntax.worth_parsing``, leftovers).
 
-The messages themselves are parsed once for all of this, by :func:`inline.join`.
+The messages are parsed once for all of this: joined into one text per side, the inline
+patterns run over it once, and the kernel converts and masks what they find (:func:`parse`).
 Code and math blocks, and rules the screen does not know, always run. Without the
 native kernel (no C compiler at install time) every rule runs on every message: the
 same findings, slower.
