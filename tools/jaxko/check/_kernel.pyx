@@ -271,15 +271,13 @@ cdef class Tables:
         self.scratch = Scratch()
 
 
-
 # ---------------------------------------------------------------- inline markup
 #
-# jaxko.check.inline in C: its regular expressions find the constructs (the caller
-# passes the match objects of one finditer over the joined text, and those of its
-# bare-URL pattern); what _myst, _rst and _parse make of each match, and what mask
-# makes of the text, is done here, line for line, into the same Inline tuples
-# (kind, start, end, text, target, role, explicit_title) and the same masked text.
-# tests/test_check_screen.py holds the two to each other.
+# jaxko.check.inline in C: its own regular expressions find the constructs (one
+# finditer over the joined text, and inline.bare_urls); what _myst, _rst and _parse
+# make of each match, and what mask makes of the text, is done here, line for line,
+# into the same Inline tuples (kind, start, end, text, target, role, explicit_title)
+# and the same masked text. tests/test_check_screen.py holds the two to each other.
 
 cdef enum Alternative:
     UNKNOWN
