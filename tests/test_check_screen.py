@@ -91,7 +91,7 @@ def test_bare_urls_finds_what_the_pattern_finds(text):
 
 from jaxko import glossary as glossary_model  # noqa: E402
 from jaxko.check.message import MYST, RST, TEXT  # noqa: E402
-from jaxko.check.runner import Options, build_state, check_messages, describe, run, screened  # noqa: E402
+from jaxko.check.runner import Options, build_state, check_messages, describe_all, run, screened  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "check"
 STATE = build_state(Options(source_dir=ROOT / "no-such-folder"),
@@ -133,7 +133,7 @@ class Entry:
 
 def findings_both_ways(entries: list[Entry]):
     """(findings with the screen, findings of every rule on every message)."""
-    descriptions = [describe(e, STATE) for e in entries]
+    descriptions = describe_all(entries, STATE)
     with_screen = check_messages(screened(Path("x.po"), entries, descriptions, STATE), STATE)[0]
     saved, STATE.screen = STATE.screen, None
     try:
@@ -243,7 +243,7 @@ def test_screen_agrees_with_every_rule_on_synthetic_catalogs(tmp_path):
     for path in sorted((tmp_path / "catalogs").rglob("*.po")):
         entries = [e for e in pofile.read(path) if e.msgid and e.msgstr]
         for syntax in (RST, MYST):
-            chosen = [e for e in entries if describe(e, state)[:2] == (syntax, TEXT)]
+            chosen = [e for e, d in zip(entries, describe_all(entries, state)) if d[:2] == (syntax, TEXT)]
             found = screen.groups(state.screen, [e.msgid for e in chosen], [e.msgstr for e in chosen], syntax)
             sent += sum(1 for bits in found if bits)
             total += len(found)

@@ -182,15 +182,10 @@ def checkable(entries, lines: set[int] | None):
         yield entry
 
 
-def describe(entry, state: _State) -> tuple[str, str, str | None, frozenset[str], str | None]:
-    """(syntax, block, code language, ignored rules, source document) of a checkable
-    entry; the document only when there is a source folder to look it up in."""
-    return describe_all([entry], state)[0]
-
-
 def describe_all(entries: list, state: _State) -> list[tuple]:
-    """:func:`describe` of every entry (with what entries of one catalog share, their
-    locations' documents and syntaxes, worked out once)."""
+    """(syntax, block, code language, ignored rules, source document) of each checkable
+    entry; the document only when there is a source folder to look it up in. What the
+    entries of a catalog share (their documents' syntaxes) is worked out once."""
     sources = state.sources
     forced = state.syntax
     syntaxes: dict[str, str] = {}
@@ -231,12 +226,6 @@ def message_of(path: Path, entry, description, groups: int = -1) -> Message:
     return Message(str(path), entry.line, entry.msgid, entry.msgstr, entry.msgctxt,
                    entry.flags, entry.locations, entry.tcomment, entry.comment,
                    syntax, block, language, ignored, groups)
-
-
-def messages_of(path: Path, entries, state: _State, lines: set[int] | None):
-    """The checkable messages of a catalog's entries (translated, not fuzzy)."""
-    for entry in checkable(entries, lines):
-        yield message_of(path, entry, describe(entry, state))
 
 
 def screened(path: Path, entries: list, descriptions: list, state: _State) -> list[Message]:
