@@ -688,6 +688,12 @@ cdef bint same_keys(list xs, Py_ssize_t i0, Py_ssize_t i1, list ys, Py_ssize_t j
     return True
 
 
+cdef inline bint shown_kind(object kind) except -1:
+    """particles._SHOWN_KINDS: markup whose shown text a particle can follow."""
+    return (kind == LITERAL or kind == ROLE or kind == LINK or kind == REFERENCE
+            or kind == STRONG or kind == EMPHASIS)
+
+
 cdef bint hangul_next_to_markup(Chars t, Py_ssize_t c, Py_ssize_t d, list inlines,
                                 Py_ssize_t j0, Py_ssize_t j1) except -1:
     """markup.hangul-after-markup: a construct of its kinds (markup._MARKUP_KINDS) with
@@ -698,10 +704,8 @@ cdef bint hangul_next_to_markup(Chars t, Py_ssize_t c, Py_ssize_t d, list inline
     for j in range(j0, j1):
         item = <tuple>inlines[j]
         kind = item[0]
-        if not (kind == LITERAL or kind == ROLE or kind == LINK or kind == REFERENCE
-                or kind == MATH or kind == FOOTNOTE or kind == SUBSTITUTION or kind == STRONG
-                or kind == EMPHASIS):
-            continue
+        if not (shown_kind(kind) or kind == MATH or kind == FOOTNOTE or kind == SUBSTITUTION):
+            continue  # markup._MARKUP_KINDS
         start = item[1]
         end = item[2]
         if end < d and is_hangul(at(t, end)):
@@ -1086,8 +1090,7 @@ cdef bint particles(Tables tables, str text, Chars t, str masked, Chars m,
     for j in range(j0, j1):
         item = <tuple>inlines[j]
         kind = item[0]
-        if not (kind == LITERAL or kind == ROLE or kind == LINK or kind == REFERENCE
-                or kind == STRONG or kind == EMPHASIS) or not item[3]:
+        if not shown_kind(kind) or not item[3]:
             continue
         p = item[2]
         if p + 1 < d and at(t, p) == 92 and at(t, p + 1) == 32:
