@@ -220,10 +220,7 @@ def _has_trigger(text: str) -> bool:
 @lru_cache(maxsize=4096)
 def parse(text: str, syntax: str) -> tuple[Inline, ...]:
     """Every inline construct of ``text``, in order; bare URLs included."""
-    for trigger in _TRIGGERS:
-        if trigger in text:
-            return tuple(_parse(text, syntax))
-    return tuple(_parse(text, syntax)) if "://" in text else ()
+    return tuple(_parse(text, syntax)) if _has_trigger(text) else ()
 
 
 def _parse(text: str, syntax: str) -> list[Inline]:

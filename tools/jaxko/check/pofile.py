@@ -16,12 +16,8 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
+from jaxko.check.native import kernel as _kernel
 from jaxko.errors import UserError
-
-try:
-    from jaxko.check import _kernel
-except ImportError:  # not built: the same reading in Python
-    _kernel = None
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "b": "\b", "f": "\f", "\\": "\\", '"': '"'}
 _ESCAPE = re.compile(r'\\(\\|n|t|r|v|b|f|")')

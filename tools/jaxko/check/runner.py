@@ -26,7 +26,7 @@ from jaxko.catalogs import iter_catalogs
 from jaxko.check import cache as cache_model
 from jaxko.check import consistency, inline, pofile, screen
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
-from jaxko.check.screen import _kernel
+from jaxko.check.native import kernel as _kernel
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
                                  ignored_rules, is_suppressed, syntax_of)
 from jaxko.check.registry import RULES, Finding, Hit, Rule, select_rules, unknown_names

@@ -36,11 +36,7 @@ from functools import partial
 from jaxko import korean
 from jaxko.check import inline, particles
 from jaxko.check.context import Context
-
-try:
-    from jaxko.check import _kernel
-except ImportError:  # not built: every message goes to the rules
-    _kernel = None
+from jaxko.check.native import kernel as _kernel
 
 MARKUP = 1
 HANGUL_AFTER = 2

@@ -20,12 +20,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
+from jaxko.check.native import kernel as _kernel
 from jaxko.glossary import Glossary, Term
-
-try:
-    from jaxko.check import _kernel
-except ImportError:  # not built: one regular expression instead
-    _kernel = None
 
 WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 
