@@ -9,6 +9,7 @@ i18n step drops each planted translation (the page shows the English); with it o
 from __future__ import annotations
 
 import html as html_lib
+import json
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -16,6 +17,7 @@ from typing import NamedTuple
 import polib
 import pytest
 
+from jaxko.site import audit
 from jaxko.site import build as site_build
 from jaxko.sphinxext.translated_markup import escape_markdown, escape_rest
 
@@ -52,6 +54,8 @@ REST = COMMON + [
             ".. 은 주석을 시작합니다"),
     Planted("field", "Field names and values", ":이름: 값의 쌍입니다", ":이름: 값의 쌍입니다"),
 ]
+# A translated message the HTML page never has (in a block only print builds show).
+EXCLUDED = ("Only in the printed manual.", "인쇄본에만 있는 문장입니다.")
 # A paragraph whose msgstr has a second line of "=" (a setext heading / a section).
 UNDERLINED = Planted("equals-line", "A sentence that ends here", "여기서 끝나는 문장\n=====",
                      "여기서 끝나는 문장 =====")
@@ -76,7 +80,7 @@ def _rest(items: list[Planted]) -> str:
     for item in items:
         title = f"{item.english} heading"
         body += [title, "-" * len(title), "", f"{item.english} paragraph.", ""]
-    body += [f"{UNDERLINED.english}.", ""]
+    body += [f"{UNDERLINED.english}.", "", ".. only:: latex", "", f"   {EXCLUDED[0]}", ""]
     return "\n".join(body)
 
 
@@ -88,6 +92,8 @@ def _catalog(path: Path, items: list[Planted], title: str) -> None:
         po.append(polib.POEntry(msgid=f"{item.english} heading", msgstr=item.korean))
         po.append(polib.POEntry(msgid=f"{item.english} paragraph.", msgstr=item.korean))
     po.append(polib.POEntry(msgid=f"{UNDERLINED.english}.", msgstr=UNDERLINED.korean))
+    if title.startswith("Rest"):
+        po.append(polib.POEntry(msgid=EXCLUDED[0], msgstr=EXCLUDED[1]))
     path.parent.mkdir(parents=True, exist_ok=True)
     po.save(str(path))
 
@@ -175,3 +181,54 @@ def test_page_table_of_contents_is_translated(fixed, dropped):
 
     assert "1. jax.grad로 기울기 구하기" in toc(fixed)
     assert "1. jax.grad로 기울기 구하기" not in toc(dropped)
+
+
+# ------------------------------------------------------------- the applied-translation audit
+
+
+def _audit(outdir: Path) -> audit.AuditResult:
+    return audit.audit(outdir, outdir.parent / "locale", srcdir=outdir.parent / "docs")
+
+
+def _line(outdir: Path, page: str, msgid: str) -> int:
+    po = polib.pofile(str(outdir.parent / "locale" / "ko" / "LC_MESSAGES" / f"{page}.po"))
+    return po.find(msgid).linenum
+
+
+def test_audit_reports_each_dropped_message_with_file_and_line(dropped):
+    found = {(Path(f.path).name, f.line, f.why) for f in _audit(dropped).findings}
+    heading = "Taking gradients with jax.grad heading"
+    for page in ("markdown", "rest"):
+        # the numbered heading (reST keeps it: see KEPT_UPSTREAM) and a msgstr read as a list
+        if page == "markdown":
+            assert (f"{page}.po", _line(dropped, page, heading), audit.DROPPED) in found
+        paragraph = "Minus one is the default paragraph."
+        assert (f"{page}.po", _line(dropped, page, paragraph), audit.DROPPED) in found
+    # the page's catalog is complete, so the English heading left is reported as well
+    assert ("markdown.po", _line(dropped, "markdown", heading), audit.ENGLISH) in found
+
+
+def test_audit_reports_a_message_the_page_cannot_place(fixed):
+    findings = _audit(fixed).findings
+    assert [(Path(f.path).name, f.line, f.msgid, f.why) for f in findings] == [
+        ("rest.po", _line(fixed, "rest", EXCLUDED[0]), EXCLUDED[0], audit.EXCLUDED)]
+
+
+def test_audit_of_the_fixed_build_is_clean_but_for_the_excluded_block(fixed):
+    result = _audit(fixed)
+    assert result.pages == 2
+    assert result.messages == 2 * len(MARKDOWN) + 2 * len(REST) + 2 + 3  # + titles + excluded
+
+
+def test_audit_cli_exits_1_with_findings_and_reports_json(dropped, fixed):
+    from conftest import run_jaxko
+
+    args = ["site", "audit", "--locale-dir", str(dropped.parent / "locale"),
+            "--srcdir", str(dropped.parent / "docs"), "--format", "json"]
+    proc = run_jaxko(*args[:2], str(dropped), *args[2:])
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert any(f["why"] == audit.DROPPED and f["path"].endswith("markdown.po")
+               for f in report["findings"])
+    missing = run_jaxko("site", "audit", str(dropped.parent / "nowhere"))
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr

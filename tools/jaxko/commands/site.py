@@ -1,9 +1,15 @@
-"""``jaxko site build``: the Korean docs site into _build/html (make html)."""
+"""``jaxko site build`` (the Korean docs site into _build/html, make html) and
+``jaxko site audit`` (every translated message shows on its page)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import json
+
+from jaxko import paths
+from jaxko.errors import UserError
+from jaxko.site import audit as site_audit
 from jaxko.site import build as site_build
 
 
@@ -33,6 +39,20 @@ def register(sub) -> None:
     b.add_argument("--strict", action="store_true",
                    help="exit 1 on i18n warnings or on warnings not on the accepted list")
     b.set_defaults(func=run_build)
+    a = actions.add_parser(
+        "audit", help="check that every translated message shows on its page",
+        description="After a build: every translated, non-fuzzy message of each page's "
+                    "catalog must be visible in the page, and a page whose catalog is complete "
+                    "must have no English-only heading, paragraph, list item or table cell. "
+                    "Each miss is reported as catalog:line, msgid and why. Exit 1 on any.")
+    a.add_argument("outdir", nargs="?", type=Path, default=None,
+                   help="built site (default _build/html)")
+    a.add_argument("--locale-dir", type=Path, help="catalogs (default locale/)")
+    a.add_argument("--srcdir", type=Path,
+                   help="docs tree, to tell reST pages from MyST (default _build/upstream/docs)")
+    a.add_argument("--language", "-l", default="ko")
+    a.add_argument("--format", choices=("text", "json"), default="text")
+    a.set_defaults(func=run_audit)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 
 
@@ -53,4 +73,27 @@ def run_build(args) -> int:
         print(f"{result.notebooks} Korean notebooks offered for download"
               + (f"; {len(result.notebook_errors)} refused (see `jaxko notebooks build`)"
                  if result.notebook_errors else ""))
-    return 1 if args.strict and (unexpected or i18n) else 0
+    audited = None
+    if result.language != "en":
+        audited = site_audit.audit(result.outdir, (args.locale_dir or paths.locale_dir()).resolve(),
+                                   result.language, srcdir=args.srcdir or paths.staged_docs())
+        print(audited.summary() + (" (see `jaxko site audit`)" if audited.findings else ""))
+        for finding in audited.findings[:20]:
+            print(f"  {finding.format()}")
+    failed = bool(unexpected or i18n or (audited and audited.findings))
+    return 1 if args.strict and failed else 0
+
+
+def run_audit(args) -> int:
+    outdir = (args.outdir or paths.build_dir() / "html").resolve()
+    if not outdir.is_dir():
+        raise UserError("no built site here; run `jaxko site build` first", outdir)
+    result = site_audit.audit(outdir, (args.locale_dir or paths.locale_dir()).resolve(),
+                              args.language, srcdir=args.srcdir or paths.staged_docs())
+    if args.format == "json":
+        print(json.dumps(result.as_json(), ensure_ascii=False, indent=2))
+    else:
+        for finding in result.findings:
+            print(finding.format())
+        print(result.summary())
+    return 1 if result.findings else 0
