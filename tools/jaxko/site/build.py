@@ -6,6 +6,11 @@ outputs come from real execution through MyST-NB's cache (``JAXKO_EXECUTE=cache`
 cache under ``_build/jupyter_cache``): a rebuild with unchanged code executes nothing,
 and the notebooks in ``scope.EXECUTION_EXCLUDES`` keep their stored outputs.
 ``execute=False`` renders stored outputs only (fast; development and tests).
+
+For the Korean site, execution is ``jaxko notebooks verify``'s: it runs the Korean
+notebooks (only those whose code changed since their last pass), the pages show those
+outputs (``jaxko.sphinxext.korean_outputs``) and the downloadable Korean ``.ipynb``
+files carry them; MyST-NB executes nothing. ``language="en"`` keeps MyST-NB's cache.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ class SiteResult:
     warnings: list[str] = field(default_factory=list)
     notebooks: int = 0            # Korean notebooks written for download
     notebook_errors: list[str] = field(default_factory=list)
+    verify: object = None         # the VerifyReport whose executions the pages show
 
     @property
     def i18n_warnings(self) -> list[str]:
@@ -58,6 +64,41 @@ def check_inputs(locale_dir: Path, language: str, assignments: Path | None) -> N
         raise UserError(f"no {language} catalogs here; run `jaxko update` or pass --locale-dir",
                         catalogs)
     stats.document_stats(locale_dir, language, assignments_path=assignments)
+
+
+def verify_mod():
+    from jaxko.notebooks import verify
+
+    return verify
+
+
+def run_korean_notebooks(srcdir: Path, notebooks_dir: Path):
+    """Execute the Korean notebooks (verify: only those whose code changed) and put
+    each run's outputs into the notebook offered for download."""
+    import nbformat
+
+    from jaxko.catalogs import write_text_atomic
+    from jaxko.sphinxext.korean_outputs import stale
+
+    verify = verify_mod()
+    report = verify.verify(srcdir=srcdir, notebooks_dir=notebooks_dir, progress=True)
+    failed = [r for r in report.results if r.status == "failed"]
+    if failed:
+        names = ", ".join(f"{r.notebook} (cell {r.cell}: {r.error})" if r.cell else
+                          f"{r.notebook} ({r.error})" for r in failed[:3])
+        raise UserError(f"{len(failed)} Korean notebook(s) failed: {names}; run "
+                        "`jaxko notebooks verify` for details", notebooks_dir)
+    executed_dir = verify.executed_dir()
+    for result in report.results:
+        if result.status not in ("passed", "cached"):
+            continue
+        rel = Path(result.notebook).with_suffix(".ipynb")
+        executed, download = executed_dir / rel, notebooks_dir / rel
+        if executed.is_file() and download.is_file():
+            ran = nbformat.read(str(executed), as_version=4)
+            if not stale(ran, download):
+                write_text_atomic(download, executed.read_text(encoding="utf-8"))
+    return report
 
 
 def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative",
@@ -83,6 +124,9 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     if assignments is not None:
         defines["jaxko_assignments_path"] = str(assignments.resolve())
     notebook_summary = None
+    korean_outputs = execute and language != "en"
+    if korean_outputs:
+        notebooks = True  # the executed notebooks are the Korean ones
     if notebooks and language != "en":
         # The downloads: Korean notebooks from the same catalogs (no execution here).
         from jaxko.notebooks import build as notebooks_build
@@ -90,9 +134,14 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         notebook_summary = notebooks_build.build(srcdir=srcdir, locale_dir=locale_dir,
                                                  language=language)
         defines["jaxko_notebooks_dir"] = str(notebook_summary.out_dir)
+    report = None
+    if korean_outputs:
+        report = run_korean_notebooks(srcdir, notebook_summary.out_dir)
+        defines["jaxko_executed_notebooks_dir"] = str(verify_mod().executed_dir())
     defines.update(overrides or {})
     extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
-    env = sphinx_env(scope, "cache" if execute else "off", srcdir)
+    mode = "korean" if korean_outputs else ("cache" if execute else "off")
+    env = sphinx_env(scope, mode, srcdir)
     start = time.perf_counter()
     status, warnings = run_sphinx("html", srcdir, outdir, confdir=root, env=env, extra=extra,
                                   jobs=jobs)
@@ -102,6 +151,7 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
                         srcdir)
     pages = sum(1 for _ in outdir.rglob("*.html"))
     result = SiteResult(outdir, language, seconds, pages, warnings)
+    result.verify = report
     if notebook_summary is not None:
         result.notebooks = sum(1 for _ in notebook_summary.out_dir.rglob("*.ipynb"))
         result.notebook_errors = [e.format() for e in notebook_summary.errors]
