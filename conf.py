@@ -60,6 +60,7 @@ extensions = [
     # The Korean site: i18n fixes, banner, search, glossary/progress pages (jaxko/site).
     "jaxko.site",
     "jaxko.sphinxext.korean_outputs",
+    "jaxko.sphinxext.build_progress",
 ]
 if SCOPE == "full":
     extensions.append("sphinx.ext.viewcode")

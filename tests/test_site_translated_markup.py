@@ -232,3 +232,19 @@ def test_audit_cli_exits_1_with_findings_and_reports_json(dropped, fixed):
                for f in report["findings"])
     missing = run_jaxko("site", "audit", str(dropped.parent / "nowhere"))
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
+
+
+def test_site_build_shows_one_line_per_stage_when_not_a_terminal(fixed, tmp_path):
+    from conftest import run_jaxko
+
+    root = fixed.parent
+    proc = run_jaxko("site", "build", "--no-execute", "--no-notebooks", "--strict",
+                     "--srcdir", str(root / "docs"), "--locale-dir", str(root / "locale"),
+                     "--outdir", str(tmp_path / "html"))
+    # --strict: the planted message of the excluded block fails the build
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"rest.po:{_line(fixed, 'rest', EXCLUDED[0])}: " + audit.EXCLUDED in proc.stdout
+    assert "audit: 2 pages" in proc.stdout
+    stages = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(stages) == 1 and "\r" not in proc.stderr
+    assert re.fullmatch(r"Sphinx: 5 documents read, 7 pages written, [\d.]+ s", stages[0])

@@ -61,7 +61,7 @@ def run_build(args) -> int:
                               scope=args.scope, srcdir=args.srcdir, outdir=args.outdir,
                               locale_dir=args.locale_dir, glossary=args.glossary,
                               assignments=args.assignments, jobs=args.jobs,
-                              notebooks=not args.no_notebooks)
+                              notebooks=not args.no_notebooks, progress=True)
     unexpected = result.unexpected
     i18n = result.i18n_warnings
     print(f"built {result.pages} pages ({result.language}) into {result.outdir} in "
