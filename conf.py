@@ -61,6 +61,7 @@ extensions = [
     "jaxko.site",
     "jaxko.sphinxext.korean_outputs",
     "jaxko.sphinxext.build_progress",
+    "jaxko.sphinxext.offline_math",  # MathJax from PyPI (sphinx-mathjax-offline), no CDN
 ]
 if SCOPE == "full":
     extensions.append("sphinx.ext.viewcode")
