@@ -108,7 +108,7 @@ def footer_author(result: site_build.SiteResult, name: str) -> str:
 def test_footer_names_the_authors_in_natural_korean(site, baseline):
     """sphinx-book-theme's Korean catalog renders the footer's "By" as a bare particle."""
     for name in ("index", "guide", "notebook"):
-        assert footer_author(site, name) == "작성: The JAX authors", name
+        assert footer_author(site, name) == "© The JAX authors", name
     # the theme's own catalog (if this fails, the theme fixed it: drop the override)
     assert footer_author(baseline, "guide") == "으로 The JAX authors"
 
