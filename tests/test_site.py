@@ -134,7 +134,7 @@ def test_theme_message_override_wraps_once_and_unwraps():
         theme.install(theme.MESSAGES["ko"])   # a second build in the same process
         wrapped = locale.translators[key]
         assert wrapped.wrapped is catalog
-        assert wrapped.gettext("By") == "작성:" and wrapped.gettext("Contents") == "Contents"
+        assert wrapped.gettext("By") == "©" and wrapped.gettext("Contents") == "Contents"
         theme.install({})
         assert locale.translators[key] is catalog
     finally:
@@ -289,6 +289,22 @@ def test_korean_search_indexes_nouns_without_particles(site, baseline):
     assert "mystnb" in docs_for(ours, stem("예측"))
     # a standalone particle after inline code (`len`을) is not a term
     assert not {"을", stem("을")} & set(ours["terms"])
+
+
+def test_kiwi_nouns_are_kept_between_builds(site, tmp_path):
+    """The rebuild re-indexes pages from the noun cache: no new entry, file not rewritten."""
+    cache = site.outdir.parent / ".doctrees" / site.outdir.name / "jaxko-nouns.json"
+    data = json.loads(cache.read_text(encoding="utf-8"))
+    assert data["signature"].startswith("kiwipiepy ")
+    assert any("배열" in nouns for nouns in data["nouns"].values())
+    before = (cache.stat().st_mtime_ns, search_index(site))
+    (site.outdir.parent / "docs" / "guide.md").touch()  # written and indexed again
+    again = site_build.build(
+        execute=False, srcdir=site.outdir.parent / "docs", outdir=site.outdir,
+        locale_dir=SITE / "locale", glossary=SITE / "glossary.yaml",
+        overrides={"jaxko_notebooks_dir": str(site.outdir.parent / "notebooks-ko"),
+                   "jaxko_github_repo": "jax-docs-ko/jax-docs-ko"})
+    assert (cache.stat().st_mtime_ns, search_index(again)) == before
 
 
 def test_search_language_code_reaches_the_browser(site):
