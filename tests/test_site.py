@@ -382,7 +382,7 @@ def page_at(outdir: Path, name: str) -> str:
 
 
 def test_notebooks_execute_once_then_come_from_the_cache(tmp_path):
-    """`jaxko site build` (execute=True): real execution, then MyST-NB's cache."""
+    """MyST-NB's own execution and cache (the `--language en` build): run once, then cached."""
     import subprocess
     import sys
 
