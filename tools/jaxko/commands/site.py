@@ -20,8 +20,10 @@ def register(sub) -> None:
     b = actions.add_parser(
         "build", help="build the site into _build/html (make html)",
         description="Run sphinx-build -b html -D language=ko over the staged upstream with "
-                    "locale/ (no network). Notebooks execute through MyST-NB's cache under "
-                    "_build/jupyter_cache, so a rebuild with unchanged code runs nothing.")
+                    "locale/ (no network). Notebook pages show the outputs of the Korean "
+                    "notebooks, executed by `jaxko notebooks verify` (only those whose code "
+                    "changed). Then the applied-translation audit (`jaxko site audit`) runs "
+                    "and prints its summary. Progress goes to stderr.")
     b.add_argument("--no-execute", action="store_true",
                    help="render stored notebook outputs only (fast; for development)")
     b.add_argument("--language", "-l", default="ko",
@@ -37,7 +39,8 @@ def register(sub) -> None:
                    help="do not rebuild the Korean notebooks offered for download first")
     b.add_argument("--jobs", "-j", default="1", help="Sphinx worker processes (default 1)")
     b.add_argument("--strict", action="store_true",
-                   help="exit 1 on i18n warnings or on warnings not on the accepted list")
+                   help="exit 1 on i18n warnings, warnings not on the accepted list, or "
+                        "audit findings")
     b.set_defaults(func=run_build)
     a = actions.add_parser(
         "audit", help="check that every translated message shows on its page",
