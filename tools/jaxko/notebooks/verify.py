@@ -182,6 +182,11 @@ def _kernel_env(platform: str, run_dir: Path) -> dict[str, str]:
 # ------------------------------------------------------------------------------ cache
 
 
+def executed_dir(root: Path | None = None) -> Path:
+    """Where the executed Korean notebooks are copied (the site shows their outputs)."""
+    return paths.build_dir(root) / "notebooks" / "executed"
+
+
 def cache_path(root: Path | None = None) -> Path:
     return paths.build_dir(root) / "notebooks" / "verify-cache.json"
 
@@ -359,7 +364,7 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
 def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout: int,
              progress: bool) -> list[NotebookResult]:
     """Run the jobs with nbmake in a temporary folder; results in job order."""
-    executed_dir = paths.build_dir(root) / "notebooks" / "executed"
+    executed_to = executed_dir(root)
     with tempfile.TemporaryDirectory(prefix="jaxko-notebooks-") as tmp:
         run_dir = Path(tmp)
         _write_kernelspec(run_dir)
@@ -399,7 +404,7 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
             event = outcomes.get(job.source.ipynb_rel)
             results.append(_result(job, target, event))
             if target.is_file():
-                dest = executed_dir / job.source.ipynb_rel
+                dest = executed_to / job.source.ipynb_rel
                 write_text_atomic(dest, target.read_text(encoding="utf-8"))
     return results
 
