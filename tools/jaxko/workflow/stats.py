@@ -70,6 +70,10 @@ def _counts_dict(counts: Counts) -> dict:
     return {
         "messages": {"total": counts.messages, "translated": counts.translated,
                      "fuzzy": counts.fuzzy, "untranslated": counts.untranslated},
+        # translated = prose (Korean differs from the English) + copied (code, names)
+        "translated_prose": counts.translated_prose,
+        "translated_copied": counts.translated_copied,
+        "percent_prose": round(counts.percent_prose, 1),
         "words": {"total": counts.words, "translated": counts.words_translated,
                   "fuzzy": counts.words_fuzzy, "untranslated": counts.words_untranslated},
         "obsolete": counts.obsolete,
@@ -209,6 +213,9 @@ def format_text(rep: Report) -> str:
     lines.append(f"Total: {len(rep.documents)} documents, {t.translated}/{t.messages} messages "
                  f"translated ({t.percent:.1f}%), {t.fuzzy} fuzzy, {t.untranslated} untranslated; "
                  f"{t.words_translated}/{t.words} words ({t.percent_words:.1f}%)")
+    lines.append(f"Prose: {t.translated_prose}/{t.messages} translated messages whose Korean "
+                 f"differs from the English ({t.percent_prose:.1f}%); {t.translated_copied} "
+                 f"copied unchanged (code blocks, names)")
     return "\n".join(lines)
 
 
@@ -229,6 +236,8 @@ def format_markdown(rep: Report) -> str:
     lines.append("")
     lines.append(f"**합계**: 문서 {len(rep.documents)}개, 메시지 {t.translated}/{t.messages} "
                  f"번역 ({t.percent:.1f}%), 퍼지 {t.fuzzy}, 미번역 {t.untranslated}")
+    lines.append(f"**한국어 문장**: 영어와 다른 번역 {t.translated_prose}개 "
+                 f"({t.percent_prose:.1f}%), 그대로 옮긴 코드·이름 {t.translated_copied}개")
     return "\n".join(lines)
 
 
