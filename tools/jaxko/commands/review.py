@@ -1,0 +1,131 @@
+"""``jaxko review``: the cross-review queue, approvals and rejections (검수)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from jaxko import catalogs
+from jaxko.workflow import assignments as assignments_mod
+from jaxko.workflow import review
+from jaxko.workflow.documents import Document, catalogs_dir_for, docname_of, resolve
+
+
+def register(sub) -> None:
+    parser = sub.add_parser(
+        "review", help="cross-review: the queue, approve, reject",
+        description="Review records live in locale/<lang>/reviews/<doc>.yaml, keyed by the "
+                    "message's text: an edited msgstr or a changed msgid puts the message "
+                    "back in the queue by itself. Process: docs/review-guide.md.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def common(p) -> None:
+        p.add_argument("--language", "-l", default="ko")
+        p.add_argument("--locale-dir", type=Path, help="default: the repository's locale/")
+
+    queue = actions.add_parser("queue", help="messages waiting for review",
+                               description="Translated messages never reviewed or changed "
+                                           "since their approval, with the word diff against "
+                                           "the approved Korean and the previous English.")
+    queue.add_argument("documents", nargs="*", metavar="DOC", help="default: every document")
+    queue.add_argument("--reviewer", metavar="NAME",
+                       help="leave out documents NAME translates (assignments.yaml)")
+    queue.add_argument("--format", choices=("text", "json"), default="text")
+    common(queue)
+    queue.set_defaults(func=run_queue)
+
+    for name, verdict in (("approve", "approved"), ("reject", "rejected")):
+        p = actions.add_parser(name, help=f"record that messages are {verdict}",
+                               description="Refuses a message with open error findings of "
+                                           "`jaxko check` and a reviewer who translated the "
+                                           "message (assignments.yaml, git blame) unless "
+                                           "--self.")
+        p.add_argument("document", metavar="DOC")
+        p.add_argument("--message", "-m", action="append", metavar="ID",
+                       help="message id from `jaxko review queue` (repeatable)")
+        if verdict == "approved":
+            p.add_argument("--all-clean", action="store_true",
+                           help="every waiting message without error findings")
+            p.add_argument("--self", dest="allow_self", action="store_true",
+                           help="the translator reviews their own work (recorded as kind self)")
+            p.add_argument("--kind", choices=("person", "ai-pass"), default="person",
+                           help="ai-pass: an independent second pass by an AI agent, "
+                                "named as such on the site (default: person)")
+        else:
+            p.add_argument("--note", required=True, help="what the translator should fix")
+        p.add_argument("--reviewer", required=True, metavar="NAME")
+        common(p)
+        p.set_defaults(func=run_decide, verdict=verdict)
+
+
+def _documents(args) -> dict[str, Document]:
+    catalogs_dir = catalogs_dir_for(args.locale_dir, args.language)
+    found = {}
+    for path in catalogs.iter_catalogs([catalogs_dir]):
+        docname = docname_of(path, catalogs_dir)
+        if docname != "sphinx":
+            found[docname] = Document(docname, docname, path)
+    return found
+
+
+def run_queue(args) -> int:
+    documents = _documents(args)
+    chosen = [resolve(name, documents) for name in args.documents] or \
+        [documents[k] for k in sorted(documents)]
+    skip: set[str] = set()
+    if args.reviewer:
+        table = assignments_mod.load(assignments_mod.default_path(args.locale_dir, args.language))
+        wanted = args.reviewer.casefold()
+        skip = {d.docname for d in chosen
+                if (a := table.for_docname(d.docname)) is not None
+                and wanted in (n.casefold() for n in a.translators)}
+    reviews = review.reviews_dir(args.locale_dir, args.language)
+    out: list[dict] = []
+    lines: list[str] = []
+    for doc in chosen:
+        if doc.docname in skip:
+            continue
+        items = review.items_of(catalogs.load(doc.catalog),
+                                review.load_records(review.records_path(reviews, doc.docname)))
+        waiting = [i for i in items if i.waiting]
+        for item in waiting:
+            entry = {"document": doc.docname, "id": item.key, "catalog": str(doc.catalog),
+                     "line": item.line, "state": item.state, "msgid": item.msgid,
+                     "msgstr": item.msgstr, "previous_msgid": item.previous_msgid,
+                     "diff": item.diff}
+            if item.record is not None:
+                entry["record"] = {"reviewer": item.record.reviewer, "date": item.record.date,
+                                   "kind": item.record.kind, "verdict": item.record.verdict,
+                                   "note": item.record.note}
+            out.append(entry)
+            if args.format == "text":
+                lines.append(f"{doc.catalog}:{item.line}: {item.key} [{item.state}]")
+                if item.previous_msgid is not None:
+                    lines.append(f"  was: {item.previous_msgid}")
+                lines.append(f"  en:  {item.msgid}")
+                lines.append(f"  ko:  {item.msgstr}")
+                if item.diff:
+                    lines.append(f"  diff since approval: {item.diff}")
+                if item.record is not None and item.record.verdict == "rejected":
+                    lines.append(f"  rejected by {item.record.reviewer} "
+                                 f"({item.record.date}): {item.record.note}")
+    if args.format == "json":
+        print(json.dumps({"waiting": out, "total": len(out)}, ensure_ascii=False, indent=2))
+    else:
+        lines.append(f"{len(out)} messages wait for review")
+        print("\n".join(lines))
+    return 0
+
+
+def run_decide(args) -> int:
+    documents = _documents(args)
+    doc = resolve(args.document, documents)
+    decision = review.decide(
+        doc, review.reviews_dir(args.locale_dir, args.language), reviewer=args.reviewer,
+        keys=args.message, all_clean=getattr(args, "all_clean", False), verdict=args.verdict,
+        kind=getattr(args, "kind", "person"), allow_self=getattr(args, "allow_self", False),
+        note=getattr(args, "note", ""),
+        assignments_path=assignments_mod.default_path(args.locale_dir, args.language))
+    print(f"{decision.docname}: {len(decision.keys)} messages {decision.verdict} by "
+          f"{args.reviewer} ({decision.kind})")
+    return 0
