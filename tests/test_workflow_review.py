@@ -172,3 +172,17 @@ def test_broken_records_file_is_one_line(project, capsys, text):
 def test_unknown_message_id_is_refused(project, capsys):
     assert approve(project["locale"], "-m", "deadbeef0000") == 2
     assert "jaxko review queue" in capsys.readouterr().err
+
+
+def test_stats_shows_reviewed_share_and_who(project, capsys):
+    locale = project["locale"]
+    assert approve(locale, "--kind", "ai-pass", "-m", key_of("Hello world.")) == 0
+    capsys.readouterr()
+    assert main(["stats", "--locale-dir", str(locale), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (doc,) = data["documents"]
+    assert doc["review"]["reviewed"] == 1 and doc["review"]["percent"] == 50.0
+    assert doc["review"]["reviewed_by"] == [{"name": "검수자", "kind": "ai-pass"}]
+    assert data["total"]["reviewed"] == 1 and data["total"]["percent_reviewed"] == 50.0
+    assert main(["stats", "--locale-dir", str(locale)]) == 0
+    assert "Reviewed: 1/2 translated messages (50.0%)" in capsys.readouterr().out
