@@ -186,3 +186,62 @@ def test_stats_shows_reviewed_share_and_who(project, capsys):
     assert data["total"]["reviewed"] == 1 and data["total"]["percent_reviewed"] == 50.0
     assert main(["stats", "--locale-dir", str(locale)]) == 0
     assert "Reviewed: 1/2 translated messages (50.0%)" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ the site
+
+
+def test_site_banner_says_reviewed_only_for_a_fully_approved_page(tmp_path):
+    import re
+    import shutil
+
+    from conftest import FIXTURES
+    from jaxko.site import build as site_build
+    from jaxko.workflow.documents import Document
+
+    site = FIXTURES / "site"
+    locale = tmp_path / "locale"
+    shutil.copytree(site / "locale", locale)
+    docs = tmp_path / "docs"
+    shutil.copytree(site / "docs", docs)
+    reviews = review.reviews_dir(locale)
+    catalogs_dir = locale / "ko" / "LC_MESSAGES"
+    for name in ("plain", "index"):
+        review.decide(Document(name, name, catalogs_dir / f"{name}.po"), reviews,
+                      reviewer="정검수", keys=None, all_clean=True)
+    # index is edited after its approval: one message drops back to unreviewed
+    po = catalogs.load(catalogs_dir / "index.po")
+    entry = next(e for e in po if e.msgstr and not e.obsolete and e.msgid)
+    entry.msgstr += " (고침)"
+    catalogs.save(po, catalogs_dir / "index.po")
+    outdir = tmp_path / "html"
+    site_build.build(execute=False, srcdir=docs, outdir=outdir, locale_dir=locale,
+                     glossary=site / "glossary.yaml", overrides={"jaxko_search_morphology": "0"})
+
+    def banner(name: str) -> str:
+        html = (outdir / f"{name}.html").read_text(encoding="utf-8")
+        return re.search(r'<div class="jaxko-status.*?</div>', html, re.S).group(0)
+
+    plain = banner("plain")
+    assert re.search(r"검수 완료: 정검수, \d{4}-\d\d-\d\d", plain)
+    assert "검수: 정검수" in plain and "jaxko-review-complete" in plain
+    index = banner("index")
+    assert "검수 완료" not in index and "jaxko-review-partial" in index
+    assert "가 검수되었습니다" in index
+    guide = banner("guide")                     # no records: honestly not reviewed
+    assert "아직 검수되지 않았습니다" in guide and "검수 완료" not in guide
+    progress = (outdir / "translation" / "progress.html").read_text(encoding="utf-8")
+    assert "검수율" in progress and "정검수" in progress
+    assert "영어와 다르게 번역된 문장" in progress
+
+
+def test_site_names_an_ai_pass_as_such(project):
+    from jaxko.site.status import review_text
+    from jaxko.workflow import stats
+
+    locale = project["locale"]
+    assert approve(locale, "--kind", "ai-pass", "--all-clean") == 0
+    (item,) = stats.collect(locale).__iter__()
+    state, line = review_text(item)
+    assert state == "ai" and line.startswith("AI 검토 완료: 검수자 (AI 검토)")
+    assert "검수 완료" not in line.replace("AI 검토 완료", "")
