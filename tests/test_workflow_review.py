@@ -245,3 +245,25 @@ def test_site_names_an_ai_pass_as_such(project):
     state, line = review_text(item)
     assert state == "ai" and line.startswith("AI 검토 완료: 검수자 (AI 검토)")
     assert "검수 완료" not in line.replace("AI 검토 완료", "")
+
+
+def test_voided_lists_approvals_an_edit_voids(project, capsys):
+    locale, catalog = project["locale"], project["catalog"]
+    assert approve(locale, "--all-clean") == 0
+    git = ["git", "-C", str(locale), "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q", str(locale)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], check=True)
+    args = ["review", "voided", "--since", "HEAD", "--locale-dir", str(locale)]
+    capsys.readouterr()
+    assert main([*args, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"voided": [], "documents": {}}
+    po = catalogs.load(catalog)
+    po.find("Hello world.").msgstr = "안녕, 세계."
+    catalogs.save(po, catalog)
+    assert main([*args, "--format", "github"]) == 0
+    out = capsys.readouterr().out
+    assert f"::warning file={catalog},line=" in out and "검수자" in out
+    assert out.count("::warning") == 1
+    assert "| `doc` | 2 | 1 | 1 |" in out
+    assert main(["review", "voided", "--since", "no-such-rev", "--locale-dir", str(locale)]) == 2

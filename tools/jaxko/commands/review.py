@@ -57,6 +57,16 @@ def register(sub) -> None:
         common(p)
         p.set_defaults(func=run_decide, verdict=verdict)
 
+    voided = actions.add_parser(
+        "voided", help="approvals an edit since REV voids (for pull requests)",
+        description="Lists approved messages whose msgstr or msgid changed since REV, and "
+                    "reviewed/unreviewed counts of every document touched; --format github "
+                    "writes workflow annotations and the job summary.")
+    voided.add_argument("--since", required=True, metavar="REV", help="e.g. origin/main")
+    voided.add_argument("--format", choices=("text", "github", "json"), default="text")
+    common(voided)
+    voided.set_defaults(func=run_voided)
+
 
 def _documents(args) -> dict[str, Document]:
     catalogs_dir = catalogs_dir_for(args.locale_dir, args.language)
@@ -128,4 +138,39 @@ def run_decide(args) -> int:
         assignments_path=assignments_mod.default_path(args.locale_dir, args.language))
     print(f"{decision.docname}: {len(decision.keys)} messages {decision.verdict} by "
           f"{args.reviewer} ({decision.kind})")
+    return 0
+
+
+def run_voided(args) -> int:
+    import os
+
+    documents = _documents(args)
+    voided, summary = review.voided_since(args.since, documents,
+                                          review.reviews_dir(args.locale_dir, args.language))
+    if args.format == "json":
+        print(json.dumps({
+            "voided": [{"document": v.docname, "catalog": str(v.catalog), "line": v.line,
+                        "id": v.key, "msgid": v.msgid, "state": v.state,
+                        "reviewer": v.record.reviewer, "kind": v.record.kind,
+                        "date": v.record.date} for v in voided],
+            "documents": {name: {"translated": c.translated, "reviewed": c.reviewed}
+                          for name, c in summary.items()}}, ensure_ascii=False, indent=2))
+        return 0
+    lines = []
+    for v in voided:
+        text = (f"edit voids the approval by {v.record.reviewer} ({v.record.kind}, "
+                f"{v.record.date}) of message {v.key}; it is back in `jaxko review queue`")
+        if args.format == "github":
+            lines.append(f"::warning file={v.catalog},line={v.line},title=review voided::{text}")
+        else:
+            lines.append(f"{v.catalog}:{v.line}: {text}")
+    table = ["| 문서 | 번역 | 검수됨 | 검수 안 됨 |", "|---|---:|---:|---:|"]
+    for name, c in summary.items():
+        table.append(f"| `{name}` | {c.translated} | {c.reviewed} | {c.translated - c.reviewed} |")
+    table.append("")
+    table.append(f"검수가 무효가 된 메시지: {len(voided)}개")
+    if args.format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as out:
+            out.write("\n".join(["### 검수 현황 (jaxko review voided)", "", *table]) + "\n")
+    print("\n".join(lines + table))
     return 0

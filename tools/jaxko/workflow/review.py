@@ -326,3 +326,72 @@ def summarise(items: list[Item]) -> ReviewCounts:
     return ReviewCounts(len(translated), len(reviewed),
                         tuple(sorted(tally, key=lambda w: (-tally[w], w))),
                         max(dates) if dates else None)
+
+
+# --------------------------------------------------------------------------- pull requests
+
+
+@dataclass(frozen=True)
+class Voided:
+    """An approval that was current at the base revision and is not any more."""
+
+    docname: str
+    catalog: Path
+    line: int
+    key: str
+    msgid: str
+    state: str
+    record: Record
+
+
+def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                              timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise UserError(f"git failed: {err}") from None
+
+
+def voided_since(revision: str, documents: dict[str, Document], reviews: Path
+                 ) -> tuple[list[Voided], dict[str, ReviewCounts]]:
+    """Approvals an edit since ``revision`` voids, and the review counts of touched documents."""
+    if not documents:
+        return [], {}
+    root_probe = next(iter(documents.values())).catalog.parent
+    top = _git(["rev-parse", "--show-toplevel"], root_probe)
+    if top.returncode != 0:
+        raise UserError("not in a git repository; --since needs one", root_probe)
+    root = Path(top.stdout.strip())
+    diff = _git(["diff", "--name-only", revision, "--"], root)
+    if diff.returncode != 0:
+        raise UserError(f"unknown revision {revision!r}; fetch it or pass another --since")
+    changed = {(root / name).resolve() for name in diff.stdout.split()}
+    voided: list[Voided] = []
+    summary: dict[str, ReviewCounts] = {}
+    for docname in sorted(documents):
+        doc = documents[docname]
+        records_file = records_path(reviews, docname)
+        if doc.catalog.resolve() not in changed and records_file.resolve() not in changed:
+            continue
+        records = load_records(records_file)
+        now = items_of(catalogs.load(doc.catalog), records)
+        summary[docname] = summarise(now)
+        relative = doc.catalog.resolve().relative_to(root).as_posix()
+        old_text = _git(["show", f"{revision}:{relative}"], root)
+        if old_text.returncode != 0 or not records:
+            continue   # a new catalog or no records: nothing to void
+        old = {i.key: i for i in items_of(polib.pofile(old_text.stdout), records)}
+        for item in now:
+            before = old.get(item.key)
+            if before is not None and before.state == "reviewed" and item.state != "reviewed":
+                voided.append(Voided(docname, doc.catalog, item.line, item.key, item.msgid,
+                                     item.state, before.record))
+        # messages whose msgid changed have a new key: match by the previous msgid
+        for item in now:
+            if item.previous_msgid is None or item.key in old:
+                continue
+            before = old.get(message_key(None, item.previous_msgid))
+            if before is not None and before.state == "reviewed":
+                voided.append(Voided(docname, doc.catalog, item.line, item.key, item.msgid,
+                                     item.state, before.record))
+    return voided, summary
