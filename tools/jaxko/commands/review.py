@@ -67,6 +67,14 @@ def register(sub) -> None:
     common(voided)
     voided.set_defaults(func=run_voided)
 
+    html = actions.add_parser(
+        "html", help="side-by-side review pages (make review-html)",
+        description="One static page per translated document: English | Korean | findings "
+                    "| review state, with filters that work without a server.")
+    html.add_argument("--outdir", type=Path, default=None, help="default: _build/review")
+    common(html)
+    html.set_defaults(func=run_html)
+
 
 def _documents(args) -> dict[str, Document]:
     catalogs_dir = catalogs_dir_for(args.locale_dir, args.language)
@@ -173,4 +181,18 @@ def run_voided(args) -> int:
         with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as out:
             out.write("\n".join(["### 검수 현황 (jaxko review voided)", "", *table]) + "\n")
     print("\n".join(lines + table))
+    return 0
+
+
+def run_html(args) -> int:
+    import os
+
+    from jaxko import paths
+    from jaxko.workflow import review_html
+
+    outdir = args.outdir or paths.build_dir() / "review"
+    pages = review_html.write_pages(
+        _documents(args), review.reviews_dir(args.locale_dir, args.language), outdir,
+        github_repo=os.environ.get("JAXKO_GITHUB_REPO") or None, repo_root=paths.repo_root())
+    print(f"{len(pages)} review pages in {outdir}; open {outdir / 'index.html'}")
     return 0
