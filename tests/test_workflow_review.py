@@ -267,3 +267,34 @@ def test_voided_lists_approvals_an_edit_voids(project, capsys):
     assert out.count("::warning") == 1
     assert "| `doc` | 2 | 1 | 1 |" in out
     assert main(["review", "voided", "--since", "no-such-rev", "--locale-dir", str(locale)]) == 2
+
+
+def test_interactive_session_approves_rejects_and_edits(project):
+    from jaxko.workflow.documents import Document
+
+    locale, catalog = project["locale"], project["catalog"]
+    doc = Document("doc", "doc.md", catalog)
+    answers = iter(["a", "e", "q"])
+    shown: list[str] = []
+    tally = review.interactive(doc, review.reviews_dir(locale), reviewer="검수자",
+                               ask=lambda prompt: next(answers), show=shown.append,
+                               edit=lambda text: text + " 고침")
+    assert tally == {"approved": 1, "rejected": 0, "skipped": 0, "edited": 1}
+    assert any("en:  Hello world." in line for line in shown)
+    assert catalogs.load(catalog).find("Use the function.").msgstr == "함수를 사용합니다. 고침"
+    # a refusal is shown and the session goes on: the translator cannot approve
+    answers = iter(["a", "r", "고쳐 주세요"])
+    shown.clear()
+    tally = review.interactive(doc, review.reviews_dir(locale), reviewer="역자",
+                               ask=lambda prompt: next(answers), show=shown.append,
+                               assignments_path=locale / "ko" / "assignments.yaml")
+    assert tally["rejected"] == 1 and any("refused:" in line and "--self" in line for line in shown)
+
+
+def test_interactive_mode_needs_a_terminal(project):
+    from conftest import run_jaxko
+
+    proc = run_jaxko("review", "start", "doc", "--reviewer", "x", "--locale-dir",
+                     str(project["locale"]))
+    assert proc.returncode == 2 and "needs a terminal" in proc.stderr
+    assert proc.stderr.count("\n") == 1

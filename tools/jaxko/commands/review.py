@@ -67,6 +67,18 @@ def register(sub) -> None:
     common(voided)
     voided.set_defaults(func=run_voided)
 
+    start = actions.add_parser(
+        "start", help="interactive review in a terminal, one message at a time",
+        description="Shows each waiting message of DOC (English, Korean, diff) and asks: "
+                    "approve / reject / skip / edit (in $EDITOR) / quit. Needs a terminal; "
+                    "elsewhere use queue, approve and reject.")
+    start.add_argument("document", metavar="DOC")
+    start.add_argument("--reviewer", required=True, metavar="NAME")
+    start.add_argument("--self", dest="allow_self", action="store_true")
+    start.add_argument("--kind", choices=("person", "ai-pass"), default="person")
+    common(start)
+    start.set_defaults(func=run_start)
+
     html = actions.add_parser(
         "html", help="side-by-side review pages (make review-html)",
         description="One static page per translated document: English | Korean | findings "
@@ -195,4 +207,35 @@ def run_html(args) -> int:
         _documents(args), review.reviews_dir(args.locale_dir, args.language), outdir,
         github_repo=os.environ.get("JAXKO_GITHUB_REPO") or None, repo_root=paths.repo_root())
     print(f"{len(pages)} review pages in {outdir}; open {outdir / 'index.html'}")
+    return 0
+
+
+def _edit_in_editor(text: str) -> str:
+    import os
+    import subprocess
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
+        f.write(text)
+    try:
+        subprocess.run([os.environ.get("EDITOR", "vi"), f.name], check=False)
+        return Path(f.name).read_text(encoding="utf-8").rstrip("\n")
+    finally:
+        os.unlink(f.name)
+
+
+def run_start(args) -> int:
+    import sys
+
+    from jaxko.errors import UserError
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UserError("`jaxko review start` needs a terminal; use `jaxko review queue`, "
+                        "`approve` and `reject` in scripts")
+    doc = resolve(args.document, _documents(args))
+    tally = review.interactive(
+        doc, review.reviews_dir(args.locale_dir, args.language), reviewer=args.reviewer,
+        ask=input, show=print, edit=_edit_in_editor, kind=args.kind, allow_self=args.allow_self,
+        assignments_path=assignments_mod.default_path(args.locale_dir, args.language))
+    print(", ".join(f"{n} {k}" for k, n in tally.items()))
     return 0

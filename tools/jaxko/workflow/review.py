@@ -395,3 +395,56 @@ def voided_since(revision: str, documents: dict[str, Document], reviews: Path
                 voided.append(Voided(docname, doc.catalog, item.line, item.key, item.msgid,
                                      item.state, before.record))
     return voided, summary
+
+
+# --------------------------------------------------------------------------- interactive
+
+
+def interactive(document: Document, reviews: Path, *, reviewer: str, ask, show,
+                edit=None, assignments_path: Path | None = None, kind: str = "person",
+                allow_self: bool = False) -> dict[str, int]:
+    """One waiting message at a time: [a]pprove, [r]eject, [s]kip, [e]dit, [q]uit.
+
+    ``ask(prompt) -> str`` and ``show(text)`` talk to the terminal; ``edit(text) -> str``
+    returns the edited Korean (an editor). A refusal is shown and the session goes on.
+    """
+    tally = {"approved": 0, "rejected": 0, "skipped": 0, "edited": 0}
+    records = load_records(records_path(reviews, document.docname))
+    waiting = [i for i in items_of(catalogs.load(document.catalog), records) if i.waiting]
+    for number, item in enumerate(waiting, 1):
+        show(f"[{number}/{len(waiting)}] {document.catalog}:{item.line} {item.key} ({item.state})")
+        if item.previous_msgid is not None:
+            show(f"  was: {item.previous_msgid}")
+        show(f"  en:  {item.msgid}\n  ko:  {item.msgstr}")
+        if item.diff:
+            show(f"  diff since approval: {item.diff}")
+        while True:
+            answer = ask("[a]pprove [r]eject [s]kip [e]dit [q]uit? ").strip().lower()[:1]
+            try:
+                if answer == "a":
+                    decide(document, reviews, reviewer=reviewer, keys=[item.key], kind=kind,
+                           allow_self=allow_self, assignments_path=assignments_path)
+                    tally["approved"] += 1
+                elif answer == "r":
+                    note = ask("note for the translator: ")
+                    decide(document, reviews, reviewer=reviewer, keys=[item.key],
+                           verdict="rejected", note=note, assignments_path=assignments_path)
+                    tally["rejected"] += 1
+                elif answer == "e" and edit is not None:
+                    po = catalogs.load(document.catalog)
+                    entry = next(e for e in _entries(po)
+                                 if message_key(e.msgctxt, e.msgid) == item.key)
+                    entry.msgstr = edit(entry.msgstr)
+                    catalogs.save(po, document.catalog)
+                    tally["edited"] += 1   # edited by the reviewer: it waits for another one
+                elif answer == "s":
+                    tally["skipped"] += 1
+                elif answer == "q":
+                    return tally
+                else:
+                    continue
+            except UserError as err:
+                show(f"  refused: {err.message}")
+                continue
+            break
+    return tally
