@@ -298,3 +298,10 @@ def test_interactive_mode_needs_a_terminal(project):
                      str(project["locale"]))
     assert proc.returncode == 2 and "needs a terminal" in proc.stderr
     assert proc.stderr.count("\n") == 1
+
+
+def test_ai_pass_under_the_translators_name_is_refused(project, capsys):
+    args = ["review", "approve", "doc", "--locale-dir", str(project["locale"]), "--reviewer",
+            "역자", "--kind", "ai-pass", "-m", key_of("Hello world.")]
+    assert main(args) == 2 and main([*args, "--self"]) == 2
+    assert "--self" in capsys.readouterr().err

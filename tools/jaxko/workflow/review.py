@@ -277,10 +277,10 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
         if key in errors:
             raise UserError(f"message {key} has open errors ({errors[key][0]}); fix them and "
                             "run `jaxko check` before approving", *where)
-        if verdict == "approved" and kind == "person":
+        if verdict == "approved":
             authors = {a.casefold() for a in blame_authors(catalog, entries[key])[:1]}
             if reviewer.casefold() in translators | authors:
-                if not allow_self:
+                if not allow_self or kind != "person":   # an AI pass is never a self-review
                     raise UserError(f"{reviewer} translated message {key}; a second person "
                                     "reviews it (or pass --self to record a self-review)", *where)
     if allow_self and kind == "person":
