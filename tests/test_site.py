@@ -216,7 +216,8 @@ def test_banner_of_a_partly_translated_page(site):
     assert "번역 83%" in banner
     assert "아직 번역되지 않은 부분은 영어 원문으로 표시됩니다" in banner
     assert 'href="https://docs.jax.dev/en/latest/guide.html"' in banner
-    assert "번역: 김역자" in banner and "검수: 이검수" in banner
+    assert "번역: 김역자" in banner and "검수 예정: 이검수" in banner
+    assert "아직 검수되지 않았습니다" in banner  # no review records in the fixture
     # the untranslated paragraph is shown in English
     assert "This paragraph stays in English in the Korean site." in body
 
