@@ -31,7 +31,8 @@ def register(sub) -> None:
                    help="do not rebuild the Korean notebooks offered for download first")
     b.add_argument("--jobs", "-j", default="1", help="Sphinx worker processes (default 1)")
     b.add_argument("--strict", action="store_true",
-                   help="exit 1 on i18n warnings or on warnings not on the accepted list")
+                   help="exit 1 on i18n warnings, on warnings not on the accepted list, or "
+                        "on translations the security gate kept off the site")
     b.set_defaults(func=run_build)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 
@@ -49,8 +50,13 @@ def run_build(args) -> int:
           f"translations, {len(unexpected)} not on the accepted list")
     for line in unexpected:
         print(f"  {line}")
+    for blocked in result.blocked:
+        print(f"blocked: {blocked.format()}")
+    if result.blocked:
+        print(f"{len(result.blocked)} translations kept off the site by the security gate "
+              "(docs/threat-model.md)")
     if result.notebooks or result.notebook_errors:
         print(f"{result.notebooks} Korean notebooks offered for download"
               + (f"; {len(result.notebook_errors)} refused (see `jaxko notebooks build`)"
                  if result.notebook_errors else ""))
-    return 1 if args.strict and (unexpected or i18n) else 0
+    return 1 if args.strict and (unexpected or i18n or result.blocked) else 0

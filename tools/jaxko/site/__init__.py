@@ -2,6 +2,7 @@
 
 One extension per concern, each a module with its own ``setup``:
 
+* :mod:`.gate`: no download or image from outside the docs tree is copied;
 * :mod:`.i18n`: translated MyST/notebook messages parse as written (MyST-NB#587,
   MyST-Parser#444);
 * :mod:`.search`: Korean search language (particles stripped on both sides, Kiwi nouns);
@@ -14,6 +15,7 @@ One extension per concern, each a module with its own ``setup``:
 from __future__ import annotations
 
 MODULES = (
+    "jaxko.site.gate",
     "jaxko.site.i18n",
     "jaxko.site.search",
     "jaxko.site.status",

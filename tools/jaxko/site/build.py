@@ -18,6 +18,7 @@ from pathlib import Path
 from jaxko import paths
 from jaxko.errors import UserError
 from jaxko.extract import accepted_reason, run_sphinx, sphinx_env
+from jaxko.site import gate as site_gate
 
 # Warnings of Sphinx's i18n step: a translated message whose references differ from
 # the original's, or a msgstr that failed to parse (its location ends in <translated>).
@@ -37,6 +38,7 @@ class SiteResult:
     warnings: list[str] = field(default_factory=list)
     notebooks: int = 0            # Korean notebooks written for download
     notebook_errors: list[str] = field(default_factory=list)
+    blocked: list = field(default_factory=list)  # site_gate.Blocked: kept off the site
 
     @property
     def i18n_warnings(self) -> list[str]:
@@ -82,6 +84,16 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         defines["jaxko_glossary_path"] = str(glossary.resolve())
     if assignments is not None:
         defines["jaxko_assignments_path"] = str(assignments.resolve())
+    if language != "en":
+        # The security gate: Sphinx reads a copy of the catalogs without the messages the
+        # safety rules refuse (jaxko.site.gate); the build reports each one.
+        gate = site_gate.gate_catalogs(locale_dir, language,
+                                       outdir.with_name(outdir.name + "-locale"), srcdir)
+        gate_blocked = gate.blocked
+        locale_dir = gate.locale_dir
+        defines["locale_dirs"] = str(locale_dir)
+    else:
+        gate_blocked = []
     notebook_summary = None
     if notebooks and language != "en":
         # The downloads: Korean notebooks from the same catalogs (no execution here).
@@ -101,7 +113,7 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         raise UserError(f"sphinx-build -b html failed (exit {status}); see the messages above",
                         srcdir)
     pages = sum(1 for _ in outdir.rglob("*.html"))
-    result = SiteResult(outdir, language, seconds, pages, warnings)
+    result = SiteResult(outdir, language, seconds, pages, warnings, blocked=gate_blocked)
     if notebook_summary is not None:
         result.notebooks = sum(1 for _ in notebook_summary.out_dir.rglob("*.ipynb"))
         result.notebook_errors = [e.format() for e in notebook_summary.errors]
