@@ -167,11 +167,11 @@ def test_project_catalogs_have_no_errors():
     assert main(["check", "--format", "json", str(root / "locale" / "ko")]) == 0
 
 
-def test_no_screen_gives_the_same_report(capsys):
-    """--no-screen runs every rule on every message: the screen only spares work."""
+def test_no_prefilter_gives_the_same_report(capsys):
+    """--no-prefilter runs every rule on every message: the prefilters only spare work."""
     args = [str(FIXTURES / "catalogs"), "--glossary", str(GLOSSARY), "--format", "json", "--no-cache"]
     assert main(["check", *args]) == 1
     screened = capsys.readouterr().out
-    assert main(["check", *args, "--no-screen"]) == 1
+    assert main(["check", *args, "--no-prefilter"]) == 1
     assert capsys.readouterr().out == screened
     assert '"findings": [' in screened

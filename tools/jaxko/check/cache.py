@@ -60,11 +60,11 @@ def stat_signature(path: Path) -> list[int] | None:
 
 
 def _code_digest() -> str:
-    """The source of the jaxko package (the screen's Cython kernel included): a changed
+    """The source of the jaxko package: a changed
     rule or reader invalidates the cache."""
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha1(usedforsecurity=False)
-    for path in sorted([*package.rglob("*.py"), *package.rglob("*.pyx")]):
+    for path in sorted(package.rglob("*.py")):
         digest.update(str(path.relative_to(package)).encode())
         try:
             digest.update(path.read_bytes())
@@ -94,10 +94,7 @@ def fingerprint(*, glossary: Path | None, use_glossary: bool, syntax: str | None
     glossary_digest = None
     if use_glossary and glossary is not None:
         glossary_digest = file_digest(glossary)
-    from jaxko.check import screen  # the records' hash is the kernel's when it is built
-
-    parts = [VERSION, sys.version, _library_versions(), _code_digest(), screen.available(),
-             glossary_digest,
+    parts = [VERSION, sys.version, _library_versions(), _code_digest(), glossary_digest,
              use_glossary, syntax, sorted(select or []), sorted(ignore or []),
              str(source_dir.resolve()) if source_dir is not None else None]
     text = json.dumps(parts, ensure_ascii=True)

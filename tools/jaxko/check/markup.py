@@ -27,7 +27,7 @@ def _show_role(role: str | None, target: str, syntax: str) -> str:
     return f":{role}:`{target}`" if role else f"`{target}`"
 
 
-@rule("markup.literal", severity="error", needs="`", screened=True)
+@rule("markup.literal", severity="error", needs="`", markup=True)
 def literal_kept(message: Message, context: Context):
     """Every inline literal of the msgid (``x`` in reST, `x` in MyST) appears unchanged in the msgstr (at least once).
 
@@ -53,7 +53,7 @@ def literal_kept(message: Message, context: Context):
                   f"{quote}{text}{quote}")
 
 
-@rule("markup.role", severity="error", needs="`", screened=True)
+@rule("markup.role", severity="error", needs="`", markup=True)
 def role_kept(message: Message, context: Context):
     """The msgstr has the same roles with the same targets; only display texts may change.
 
@@ -80,7 +80,7 @@ def role_kept(message: Message, context: Context):
         yield Hit(f"role {_show_role(role, target, message.syntax)} is not in the msgid")
 
 
-@rule("markup.link", severity="error", needs=("](", "`_", "`__", "<", "://", "]["), screened=True)
+@rule("markup.link", severity="error", needs=("](", "`_", "`__", "<", "://", "]["), markup=True)
 def link_kept(message: Message, context: Context):
     """The msgstr links to the same targets as the msgid (link texts may be translated).
 
@@ -112,7 +112,7 @@ def link_kept(message: Message, context: Context):
         yield Hit(f"link target `{target}` is not in the msgid")
 
 
-@rule("markup.reference", severity="error", needs=("[", "|", "{{"), screened=True)
+@rule("markup.reference", severity="error", needs=("[", "|", "{{"), markup=True)
 def references_kept(message: Message, context: Context):
     """Footnote references, citations and substitutions of the msgid are kept, none added.
 

@@ -12,11 +12,9 @@ it rejects what polib rejects, as a one-line :class:`~jaxko.errors.UserError`.
 from __future__ import annotations
 
 import re
-from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from jaxko.check.native import kernel as _kernel
 from jaxko.errors import UserError
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "b": "\b", "f": "\f", "\\": "\\", '"': '"'}
@@ -25,8 +23,7 @@ _UNESCAPED_QUOTE = re.compile(r'([^\\]|^)"')
 
 
 class PoEntry(NamedTuple):
-    """One active entry: what the checker reads, with its line span in the file (a
-    named tuple: the native reader makes 75,000 of them in a blink)."""
+    """One active entry: what the checker reads, with its line span in the file."""
 
     line: int                   # line of `msgid` (polib's linenum)
     first_line: int             # first line of the entry (its first comment)
@@ -93,21 +90,23 @@ def parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
     """Every active (non-obsolete) entry of the catalog text, the header included.
 
     Blocks separated by blank lines that have the usual shape are read with one
-    regular expression each (by the native kernel when it is built, which reads them
-    the same way, tests/test_check_pofile.py holds it to that); any other block
+    regular expression each; any other block
     (obsolete entries, previous msgids, odd spacing, errors) goes through
     :func:`parse_lines`, the general parser.
     """
     if "\r" in text or "\ufeff" in text[:1]:
         return parse_lines(text, path)
-    if _kernel is not None:
-        return _kernel.read_catalog(text, PoEntry, partial(_general, path=path))
     return _parse_blocks(text, path)
 
 
 def _general(block: str, offset: int, path: str | Path) -> list[PoEntry]:
     """A block of unusual shape, through the general parser, at its place in the file."""
-    return [_shift(entry, offset) for entry in parse_lines(block, path)]
+    try:
+        entries = parse_lines(block, path)
+    except UserError as err:
+        line = err.line + offset if err.line is not None else None
+        raise UserError(err.message, err.path, line) from None
+    return [_shift(entry, offset) for entry in entries]
 
 
 def _parse_blocks(text: str, path: str | Path) -> list[PoEntry]:

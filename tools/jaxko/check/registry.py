@@ -22,9 +22,11 @@ optionally ``location``, ``syntax``)::
 The examples are the documentation (``docs/checks.md`` shows them) and a test
 (``tests/test_check_rules.py`` runs each: Bad must fire, Good must stay clean).
 
-``needs``: strings of which at least one must occur in the msgid or msgstr for the
-rule to have anything to do (a backtick for the literal rule); the runner skips the
-call otherwise, which keeps the whole check within its time budget.
+The prefilters say when a rule has nothing to do, so the runner need not call it:
+``needs``, strings of which at least one must occur in the msgid or msgstr (a
+backtick for the literal rule); ``markup=True``, the rule finds nothing when msgid
+and msgstr have the same inline markup. They only spare work:
+``tests/test_check_prefilter.py`` runs every rule with and without them.
 """
 
 from __future__ import annotations
@@ -77,9 +79,9 @@ class Rule:
     blocks: tuple[str, ...] = ("text",)  # message kinds the rule applies to
     scope: str = "message"               # "message", or "project" for cross-catalog rules
     syntaxes: tuple[str, ...] = ("myst", "rst")
-    # Finds nothing when msgid and msgstr have the same inline markup (the same kinds,
-    # roles and targets): the runner then skips it (see runner.same_markup).
-    screened: bool = False
+    # Prefilter: finds nothing when msgid and msgstr have the same inline markup (the
+    # same kinds, roles and targets): the runner then skips it (see runner.same_markup).
+    markup: bool = False
 
     @property
     def family(self) -> str:
@@ -107,7 +109,7 @@ _NAME = re.compile(r"^[a-z]+\.[a-z][a-z0-9-]*$")
 
 def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (),
          blocks: tuple[str, ...] = ("text",), scope: str = "message",
-         syntaxes: tuple[str, ...] = ("myst", "rst"), screened: bool = False):
+         syntaxes: tuple[str, ...] = ("myst", "rst"), markup: bool = False):
     """Register a rule generator under a dotted name, family first."""
     if not _NAME.match(name):
         raise ValueError(f"rule name {name!r} must be family.name in lower case")
@@ -122,7 +124,7 @@ def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (
         if "Bad::" not in doc or "Good::" not in doc:
             raise ValueError(f"rule {name} needs Bad:: and Good:: examples in its docstring")
         RULES[name] = Rule(name, severity, function, needs_tuple, tuple(blocks), scope,
-                           tuple(syntaxes), screened)
+                           tuple(syntaxes), markup)
         return function
 
     return register

@@ -34,7 +34,7 @@ def _html_items(items) -> Counter:
                    if i.kind in (inline.HTML, inline.COMMENT))
 
 
-@rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH), screened=True)
+@rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH), markup=True)
 def raw_html(message: Message, context: Context):
     """The msgstr adds raw HTML (tags, comments, event handlers) the msgid does not have.
 
@@ -80,7 +80,7 @@ def script_url(message: Message, context: Context):
             yield Hit(f"script or data URL `{match.group(0).strip()}` is not in the msgid")
 
 
-@rule("safety.new-url", severity="error", needs=("//", "mailto:"), screened=True)
+@rule("safety.new-url", severity="error", needs=("//", "mailto:"), markup=True)
 def new_url(message: Message, context: Context):
     """The msgstr links to an external URL the msgid does not link to.
 
@@ -98,7 +98,8 @@ def new_url(message: Message, context: Context):
     """
     source = set(inline.urls(msgid_inlines(message)))
     for url in inline.urls(msgstr_inlines(message)):
-        if url not in source:
+        # Script and data URLs (no `//`) are safety.url-scheme's.
+        if url not in source and ("//" in url or url.startswith("mailto:")):
             yield Hit(f"external URL `{url}` is not in the msgid; the published page may not "
                       "link anywhere the original does not")
 

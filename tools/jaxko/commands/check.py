@@ -45,10 +45,10 @@ def register(sub) -> None:
                              "(default: $JAXKO_CACHE_DIR or .jaxko_cache)")
     parser.add_argument("--no-cache", action="store_true",
                         help="check every catalog again; read and write no cache")
-    parser.add_argument("--no-screen", action="store_true",
-                        help="run every rule on every message instead of where the screen "
-                             "says they could report (the same findings, several times "
-                             "slower: to check the screen itself)")
+    parser.add_argument("--no-prefilter", action="store_true",
+                        help="run every rule on every message, not only where its prefilter "
+                             "says it could report (the same findings, slower: to check "
+                             "the prefilters themselves)")
     parser.add_argument("--fail-on", choices=("error", "warning"), default="error",
                         help="exit 1 on errors only (default) or on warnings too")
     parser.set_defaults(func=run)
@@ -64,7 +64,7 @@ def run(args) -> int:
                       use_glossary=not args.no_glossary, syntax=args.syntax,
                       select=args.select, ignore=args.ignore, since=args.since,
                       source_dir=args.source_dir, jobs=args.jobs,
-                      progress=args.format == "text", screen=not args.no_screen,
+                      progress=args.format == "text", prefilter=not args.no_prefilter,
                       cache_dir=None if args.no_cache else (args.cache_dir or cache.default_dir()))
     result = run_check(options)
     report.REPORTERS[args.format](result, sys.stdout)
