@@ -36,6 +36,7 @@ class PoEntry(NamedTuple):
     tcomment: str               # translator comments (`# ...`), joined with newlines
     comment: str                # extracted comments (`#. ...`), joined with newlines
     plural: bool = False
+    empty_form: bool = False    # a plural entry with some msgstr[n] empty (not translated)
 
     @property
     def fuzzy(self) -> bool:
@@ -203,6 +204,7 @@ def parse_lines(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
     tcomment: list[str] = []
     comment: list[str] = []
     plural = False
+    forms: list[list[str]] = []
     field: list[str] | None = None
     in_previous = False  # continuation lines of a `#|` previous msgid are ignored
     last = 0
@@ -212,17 +214,19 @@ def parse_lines(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
 
     def flush() -> None:
         nonlocal msgid, msgstr, msgctxt, flags, locations, tcomment, comment, plural, first, field
+        nonlocal forms
         if msgid is not None:
             if msgstr is None:
                 raise error(msgid_line, "entry without msgstr")
             entries.append(PoEntry(
                 msgid_line, first or msgid_line, last, "".join(msgid), "".join(msgstr),
                 None if msgctxt is None else "".join(msgctxt), tuple(flags), tuple(locations),
-                "\n".join(tcomment), "\n".join(comment), plural))
+                "\n".join(tcomment), "\n".join(comment), plural,
+                any(not "".join(form) for form in forms)))
         elif msgctxt is not None:
             raise error(last, "msgctxt without msgid")
         msgid = msgstr = msgctxt = field = None
-        flags, locations, tcomment, comment = [], [], [], []
+        flags, locations, tcomment, comment, forms = [], [], [], [], []
         plural = False
         first = 0
 
@@ -312,15 +316,22 @@ def parse_lines(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
             if msgid is None:
                 raise error(number, "msgstr without msgid")
             value = [string(rest, number)]
+            forms.append(value)
+            field = value
             if msgstr is None:  # the first form stands for the entry
                 msgstr = value
-                field = msgstr
-            else:
-                field = []
         else:
             raise error(number)
     flush()
     return entries
+
+
+_OBSOLETE_MSGID = re.compile(r'^#~[ \t]*msgid[ \t]', re.M)
+
+
+def count_obsolete(text: str) -> int:
+    """Obsolete (``#~``) entries of a catalog text, which :func:`parse` leaves out."""
+    return len(_OBSOLETE_MSGID.findall(text)) if "#~" in text else 0
 
 
 def read(path: str | Path) -> list[PoEntry]:
