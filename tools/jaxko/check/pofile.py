@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from jaxko import poverdict
 from jaxko.errors import UserError
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "b": "\b", "f": "\f", "\\": "\\", '"': '"'}
@@ -88,6 +89,16 @@ _BAD_QUOTE = re.compile(r'(?:^|[^\\])(?:\\\\)*"')  # a quote after an even run o
 
 
 def parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
+    """Every active (non-obsolete) entry of the catalog text, the header included; a
+    catalog that :mod:`jaxko.poverdict` refuses is refused here too, with its line."""
+    poverdict.check_text(text, path)
+    entries = _parse(text, path)
+    poverdict.check_duplicates((((False, e.msgctxt, e.msgid), e.first_line) for e in entries),
+                               path)
+    return entries
+
+
+def _parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
     """Every active (non-obsolete) entry of the catalog text, the header included.
 
     Blocks separated by blank lines that have the usual shape are read with one
