@@ -55,9 +55,7 @@ class Inline(NamedTuple):
         return (self.kind, self.role, self.target)
 
 
-# Both patterns exclude NUL (``\x00``) from every ``.`` and negated class: no construct
-# can span a NUL, so many messages joined by :data:`SEPARATOR` parse in one pass as
-# each would alone. Runs of plain characters are possessive (``++``):
+# Runs of plain characters are possessive (``++``):
 # nothing after them could match inside one, and the engine no longer tries a
 # character at a time.
 _MYST = re.compile(
@@ -260,13 +258,6 @@ def bare_urls(text: str):
                     break
         else:
             position = at + 3
-
-
-# Joins messages for the screen (jaxko.check.screen, whose kernel joins with it): NUL
-# is in no message (the kernel checks) and no construct can span it; the newlines on
-# both sides make every message start and end as a string does for the patterns'
-# lookarounds (whitespace or nothing around it).
-SEPARATOR = "\n\x00\n"
 
 
 def mask(text: str, inlines: tuple[Inline, ...], keep_titles: bool = True,

@@ -135,26 +135,6 @@ def shown_word(literal: bool, text: str) -> str | None:
     return _TRAILING_GLOSS.sub("", shown)
 
 
-# Verdicts for the screen (jaxko.check.screen), which finds where a particle follows a
-# word and asks these whether the rule above would report it there.
-
-
-def wrong_after(word: str, run: str, context: Context) -> bool:
-    """Whether the Hangul ``run`` after ``word`` is a particle in the wrong shape."""
-    return _judge(word, word, run, 0, context) is not None
-
-
-def wrong_after_markup(literal: bool, text: str, run: str, context: Context) -> bool:
-    """Whether ``run`` after inline markup showing ``text`` is reported (step 1)."""
-    shown = shown_word(literal, text)
-    return shown is not None and wrong_after(shown, run, context)
-
-
-def wrong_after_latin(word: str, run: str, context: Context) -> bool:
-    """Whether ``run`` after the plain Latin ``word`` is reported (step 3)."""
-    return _readable(word, context) and wrong_after(word, run, context)
-
-
 def _has_hangul(text: str) -> bool:
     return _HANGUL_RUN.search(text) is not None
 
