@@ -37,7 +37,6 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-import yaml
 
 SEVERITIES = ("error", "warning")
 
@@ -135,6 +134,8 @@ _EXAMPLE = re.compile(r"^(Bad|Good)::\s*\n((?:\n|[ \t]+\S[^\n]*\n?)+)", re.M)
 
 def parse_examples(doc: str, kind: str) -> list[dict]:
     """Each ``Bad::``/``Good::`` block of a docstring as a mapping."""
+    import yaml  # only the tests and the docs read the examples
+
     found = []
     for match in _EXAMPLE.finditer(doc + "\n"):
         if match.group(1) != kind:
