@@ -166,3 +166,13 @@ def test_automaton_finds_what_the_reference_finds_with_the_project_glossary():
         for entry in pofile.read(path):
             expected = [(m.start(), m.end()) for m in pattern.finditer(entry.msgstr)]
             assert [(m.start(), m.end()) for m in matcher.korean_strings.finditer(entry.msgstr)] == expected
+
+
+def test_a_math_block_reaches_the_math_rule_without_dollar_or_math():
+    """Code and math blocks are compared whole: a changed math block without `$` or
+    `math` in it is still caught (a `needs` prefilter on it hid such a finding)."""
+    msgid = "\\frac{a}{b}\n= c"
+    entries = [Entry(10, msgid, "\\frac{a}{b}\n= d", MYST)]
+    assert describe_all(entries, STATE)[0][1] == "math"
+    with_prefilter, everything = findings_both_ways(entries)
+    assert [f.rule for f in with_prefilter] == [f.rule for f in everything] == ["markup.math"]

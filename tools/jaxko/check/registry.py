@@ -22,7 +22,8 @@ optionally ``location``, ``syntax``)::
 The examples are the documentation (``docs/checks.md`` shows them) and a test
 (``tests/test_check_rules.py`` runs each: Bad must fire, Good must stay clean).
 
-The prefilters say when a rule has nothing to do, so the runner need not call it:
+The prefilters say when a rule has nothing to do with a text message (code and math
+blocks always reach the rules that apply to them), so the runner need not call it:
 ``needs``, strings of which at least one must occur in the msgid or msgstr (a
 backtick for the literal rule); ``markup=True``, the rule finds nothing when msgid
 and msgstr have the same inline markup. They only spare work:

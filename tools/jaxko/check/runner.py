@@ -225,8 +225,9 @@ def message_of(path: Path, entry, description) -> Message:
 def check_messages(messages, state: _State) -> tuple[list[Finding], int, int]:
     """Run the planned rules over messages: (findings, messages checked, suppressed).
 
-    A rule is called only where its prefilter lets it (``needs``: one of its strings
-    occurs; ``markup``: msgid and msgstr differ in inline markup), unless
+    A rule is called on a text message only where its prefilter lets it (``needs``:
+    one of its strings occurs; ``markup``: msgid and msgstr differ in inline markup;
+    code and math blocks are compared whole, so every rule sees them), unless
     ``state.prefilter`` is off: the prefilters only spare work, never a finding.
     """
     findings: list[Finding] = []
@@ -239,15 +240,16 @@ def check_messages(messages, state: _State) -> tuple[list[Finding], int, int]:
         msgid = message.msgid
         both = msgid + "\x00" + message.msgstr
         same = None
+        text = prefilter and message.block == TEXT  # code and math blocks: no prefilter
         for rule_ in plans[(message.block, message.syntax)]:
             needs = rule_.needs
-            if needs and prefilter:
+            if needs and text:
                 for needed in needs:
                     if needed in both:
                         break
                 else:
                     continue
-            if rule_.markup and prefilter:
+            if rule_.markup and text:
                 if same is None:
                     same = same_markup(message)
                 if same:
