@@ -80,7 +80,7 @@ _MYST = re.compile(
 )
 
 _RST = re.compile(
-    r"``(?P<lit_body>[^\s`\x00](?:[^\x00]*?[^\s`\x00])?)``(?!`)"
+    r"``(?P<lit_body>[^\s`\x00](?:[^\x00]*?[^\s`\x00])??)``(?!`)"
     r"|:(?P<role_name>[A-Za-z][\w.:+-]*?):`(?P<role_body>(?:[^`\\\x00]++|\\[^\x00])+)`(?P<role_ref>__?)?"
     r"|`(?P<interp_body>(?:[^`\\\x00]++|\\[^\x00])+)`(?::(?P<role_suffix>[A-Za-z][\w.:+-]*?):)?(?P<interp_ref>__?)?"
     r"|\|(?P<subst_name>[^|\s\x00](?:[^|\n\x00]*[^|\s\x00])?)\|(?P<subst_ref>__?)?"
@@ -184,7 +184,14 @@ def _rst(text: str) -> list[Inline]:
                 append(Inline(MATH, start, end, body, body.strip(), role))
             elif ref and role is None:
                 match = _TITLE_TARGET.match(body)
-                if match:  # `text <url>`_ : a hyperlink with its target
+                if match and match.group("target").strip().endswith("_") and not (
+                        match.group("target").strip().endswith("\\_")):
+                    # `text <Name_>`_ : a named reference with its own text (the text is
+                    # translatable; the name it points to is what must be kept)
+                    name = match.group("target").strip()[:-1]
+                    append(Inline(REFERENCE, start, end, match.group("title") or name,
+                                  " ".join(name.split()).lower(), None, True))
+                elif match:  # `text <url>`_ : a hyperlink with its target
                     append(Inline(LINK, start, end, match.group("title") or match.group("target"),
                                   match.group("target").strip().replace("\n", ""), None,
                                   bool(match.group("title"))))

@@ -42,6 +42,18 @@ def literal_kept(message: Message, context: Context):
         location: quickstart.md:30
         msgid: Use `jax.numpy` as `jnp`.
         msgstr: "`jax.numpy`를 `jnp`로 씁니다."
+
+    Bad::
+
+        location: library/os.rst:10
+        msgid: Use ``x`` and ``y`` here.
+        msgstr: 여기서 ``x``\\와 ``z``\\를 사용합니다.
+
+    Good::
+
+        location: library/os.rst:10
+        msgid: Use ``x`` and ``y`` here.
+        msgstr: 여기서 ``x``\\와 ``y``\\를 사용합니다.
     """
     source = Counter(i.text for i in msgid_inlines(message) if i.kind == inline.LITERAL)
     if not source:
@@ -51,6 +63,19 @@ def literal_kept(message: Message, context: Context):
     for text in _missing(source, translated):
         yield Hit(f"inline literal {quote}{text}{quote} of the msgid is missing or changed",
                   f"{quote}{text}{quote}")
+
+
+# Roles whose body is text shown to the reader, not a target: translators translate it
+# (:dfn:`parameter` -> :dfn:`매개변수`); only the role itself must be kept.
+TEXT_ROLES = frozenset({"dfn", "abbr", "emphasis", "strong", "sup", "sub", "superscript",
+                        "subscript", "title-reference", "t", "guilabel", "menuselection"})
+
+
+def _role_key(item) -> tuple:
+    """What of a role must be kept: the role and its target (the role alone for TEXT_ROLES)."""
+    if item.role in TEXT_ROLES:
+        return item.role, "…"
+    return item.role, item.target
 
 
 @rule("markup.role", severity="error", needs="`", screened=True)
@@ -68,9 +93,21 @@ def role_kept(message: Message, context: Context):
         location: jit-compilation.rst:12
         msgid: See :func:`jax.jit` and :ref:`jit-tracing`.
         msgstr: :ref:`추적 <jit-tracing>`\\ 과 :func:`jax.jit`\\ 을 보세요.
+
+    Bad::
+
+        location: glossary.rst:3
+        msgid: A :dfn:`parameter` is a named entity; see :term:`argument`.
+        msgstr: :dfn:`매개변수`\\는 이름 붙은 개체입니다. :term:`인자`\\를 보세요.
+
+    Good::
+
+        location: glossary.rst:3
+        msgid: A :dfn:`parameter` is a named entity; see :term:`argument`.
+        msgstr: :dfn:`매개변수`\\는 이름 붙은 개체입니다. :term:`인자 <argument>`\\를 보세요.
     """
-    source = Counter((i.role, i.target) for i in msgid_inlines(message) if i.kind == inline.ROLE)
-    translated = Counter((i.role, i.target) for i in msgstr_inlines(message) if i.kind == inline.ROLE)
+    source = Counter(_role_key(i) for i in msgid_inlines(message) if i.kind == inline.ROLE)
+    translated = Counter(_role_key(i) for i in msgstr_inlines(message) if i.kind == inline.ROLE)
     if source == translated:
         return
     for role, target in _missing(source, translated):
@@ -95,6 +132,18 @@ def link_kept(message: Message, context: Context):
         location: installation.md:40
         msgid: Read the [installation guide](installation.md#pip).
         msgstr: "[설치 안내](installation.md#pip)를 읽으세요."
+
+    Bad::
+
+        location: tutorial.rst:8
+        msgid: See `the tutorial <Tutorial_>`_ for more.
+        msgstr: 더 보려면 `자습서 <Guide_>`_\\를 보세요.
+
+    Good::
+
+        location: tutorial.rst:8
+        msgid: See `Tutorial`_ for more.
+        msgstr: 더 보려면 `자습서 <Tutorial_>`_\\를 보세요.
     """
     kinds = (inline.LINK, inline.IMAGE, inline.REFERENCE, inline.URL)
     source = Counter((i.kind, inline.normalise_url(i.target)) for i in msgid_inlines(message)
