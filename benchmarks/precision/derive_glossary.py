@@ -5,8 +5,8 @@ co-occurs with each most specifically (Dice coefficient over translated entries)
 taken as its dominant rendering. Korean words are Hangul runs with a trailing
 particle cut off by the project's particle table (no morpheme analyser needed).
 
-    python benchmarks/precision/derive_glossary.py /work/precision-data/pyko \
-        benchmarks/precision/pyko-glossary.yaml --terms 300
+    PYTHONPATH=tools python benchmarks/precision/derive_glossary.py /work/precision-data/pyko \
+        benchmarks/precision/pyko-glossary.yaml --raw benchmarks/precision/pyko-glossary-raw.yaml
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from pathlib import Path
 
 import polib
 import yaml
+
+from jaxko.check.terms import inflections
+from jaxko.korean import term_shape_problem
 
 STOP = set("""the and for that with this are from not can be is it an as by or of to in on
 at if its has have was were will which when where what who how all any but also more
@@ -50,6 +53,7 @@ def main() -> None:
     parser.add_argument("catalogs", type=Path)
     parser.add_argument("output", type=Path)
     parser.add_argument("--terms", type=int, default=300)
+    parser.add_argument("--raw", type=Path, help="also write the unfiltered glossary here")
     args = parser.parse_args()
     pairs = []
     for path in sorted(args.catalogs.rglob("*.po")):
@@ -72,13 +76,26 @@ def main() -> None:
         if dice > best.get(en, (0.0, ""))[0]:
             best[en] = (dice, ko)
     chosen = [en for en, _ in en_count.most_common() if best.get(en, (0,))[0] >= 0.35]
+    raw = chosen[: args.terms]
+    if args.raw:
+        write(args.raw, raw, best, en_count)
+    # The cleaned glossary: one term per lemma (the matcher maps objects/returned to
+    # object/return itself) and no rendering `jaxko glossary validate` rejects.
+    lemmas = set(chosen)
+    clean = [en for en in chosen
+             if not any(en != other and en in inflections(other, None) for other in lemmas)
+             and term_shape_problem(best[en][1]) is None]
+    write(args.output, clean[: args.terms], best, en_count)
+    print(f"{len(pairs)} translated entries; {min(args.terms, len(clean))} terms -> {args.output}")
+
+
+def write(path: Path, chosen: list[str], best: dict, en_count: Counter) -> None:
     terms = [{"en": en, "ko": best[en][1],
               "note": f"derived: {en_count[en]} msgids, Dice {best[en][0]:.2f}"}
-             for en in chosen[: args.terms]]
-    args.output.write_text(
+             for en in chosen]
+    path.write_text(
         "# Derived by benchmarks/precision/derive_glossary.py from the catalog's own usage.\n"
         + yaml.safe_dump({"terms": terms}, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    print(f"{len(pairs)} translated entries, {len(terms)} terms -> {args.output}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ The examples use the glossary of :mod:`jaxko.check.examples`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from jaxko.check.context import Context, cached, msgid_masked, msgstr_masked
@@ -40,6 +41,54 @@ def _hangul_before(text: str, index: int) -> bool:
     return index > 0 and "가" <= text[index - 1] <= "힣"
 
 
+# Words before an English word that make it a noun ("the set", "a list of"): a term
+# that declares no part of speech is only looked for where one of these says it is the
+# noun, unless its ending alone says so (convolution, parameter) or it has several words.
+NOUN_CUES = frozenset("""the a an this that these those each every any some no its their
+your our my his her of new one two three all another which whose same given
+following""".split())
+# Words before an English word that make it a verb ("to set", "you can list").
+VERB_CUES = frozenset("""to can cannot will would may might must should shall could you we
+i they also not please then and""".split())
+_NOUN_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ism", "ance", "ence", "ure",
+                 "ter", "tor", "ler", "ser", "ian", "ogy", "phy", "ics", "ary", "ory")
+
+
+def _in_sense(term, words: str, msgid: str) -> bool:
+    """Whether the term's English words are used in the term's sense somewhere in the msgid.
+
+    ``senses:`` cue words, when the term declares them, must occur in the msgid. A
+    one-word term is checked where the word before it says it is the part of speech the
+    term declares: a noun (``pos: noun`` or none) not after "to"/"can"/..., and a term
+    with no ``pos`` only after a determiner ("the set", "a list") unless its ending makes
+    it a noun whatever the context (convolution, parameter).
+    """
+    lowered = msgid.lower()
+    if term.senses and not any(re.search(rf"\b{re.escape(cue.lower())}\b", lowered)
+                               for cue in term.senses):
+        return False
+    if " " in words or "-" in words or term.pos in ("verb", "adjective", "adverb", "phrase", "name"):
+        return True
+    if term.pos is None and term.en.lower().endswith(_NOUN_ENDINGS):
+        return True
+    for match in re.finditer(rf"(?<![\w-]){re.escape(words.lower())}(?![\w-])", lowered):
+        before = re.findall(r"[a-z]+", lowered[max(0, match.start() - 30):match.start()])
+        previous = before[-1] if before else ""
+        if term.pos == "noun" and previous not in VERB_CUES:
+            return True
+        if previous in NOUN_CUES:
+            return True
+    return False
+
+
+def _english_kept(words: str, masked: str, term) -> bool:
+    """The English of the term kept in the msgstr (alone or with a Korean gloss:
+    ``리스트(list)``, ``list(목록)``): the translator chose to show it."""
+    lowered = masked.lower()
+    return any(re.search(rf"(?<![a-z]){re.escape(w.lower())}", lowered)
+               for w in {words, term.en, *term.forms})
+
+
 @rule("glossary.missing", severity="warning")
 def missing_rendering(message: Message, context: Context):
     """An English term of the msgid is in the msgstr in neither its agreed rendering nor a variant.
@@ -55,6 +104,24 @@ def missing_rendering(message: Message, context: Context):
         location: autodidax.md:12
         msgid: We compute the convolutions of two arrays.
         msgstr: 두 배열의 합성곱을 계산합니다.
+
+    Bad::
+
+        location: api.rst:9
+        msgid: Each function returns a set of names.
+        msgstr: 각 함수는 이름 모음을 반환합니다.
+
+    Good::
+
+        location: api.rst:9
+        msgid: You can set the names of each function.
+        msgstr: 각 함수의 이름을 정할 수 있습니다.
+
+    Good::
+
+        location: api.rst:10
+        msgid: Each function returns a set of names.
+        msgstr: 각 함수는 이름의 set(집합)을 반환합니다.
     """
     analysis = analyse(message, context)
     if not analysis.msgid_terms:
@@ -69,6 +136,10 @@ def missing_rendering(message: Message, context: Context):
             continue
         if any(matcher.occurs(r, analysis.msgstr_masked) for r in term.renderings):
             continue  # overlapped by a longer match (JIT 컴파일러)
+        if _english_kept(words, analysis.msgstr_masked, term):
+            continue  # English kept, or kept with a gloss
+        if not _in_sense(term, words, msgid_masked(message)):
+            continue  # another sense or part of speech ("to set" for 집합)
         if any(f in analysis.renderings for f in term.forbidden):
             continue  # glossary.forbidden reports it, with the fix
         if spacing is None:
@@ -168,6 +239,12 @@ def spacing_variant(message: Message, context: Context):
         location: api.rst:7
         msgid: Each parameter has a default value.
         msgstr: 각 매개변수에는 기본값이 있습니다.
+
+    Good::
+
+        location: api.rst:8
+        msgid: The parameter is removed; the module keeps its parameter.
+        msgstr: 매개변수가 제거되었습니다. 모듈이 제 매개변수를 유지합니다.
     """
     analysis = analyse(message, context)
     if not analysis.msgid_terms:

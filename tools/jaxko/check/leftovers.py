@@ -13,6 +13,18 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ ,;]+[A-Za-z][A-Za-z'’-]*){4,}")
 _HANGUL = re.compile(r"[가-힣]")
 MIN_WORDS = 5
+# Attribution and credit lines are names and references, not prose to translate:
+# "(Contributed by Name in :gh:`123`.)", "(Patch by A and B.)".
+_ATTRIBUTION = re.compile(
+    r"\((?:[A-Za-z]+ ){0,3}(?:contributed|written|patch(?:es)?|implemented|suggested|reported|"
+    r"designed|fixed|reviewed|developed|added|originally|initial|based|by)\b[^()]*\)",
+    re.I)
+
+
+def _prose(text: str, inlines, syntax: str, keep_titles: bool = True) -> str:
+    """``text`` with markup and attribution lines blanked out (same length)."""
+    masked = inline.mask(text, inlines, keep_titles=keep_titles, syntax=syntax)
+    return _ATTRIBUTION.sub(lambda m: " " * len(m.group(0)), masked)
 
 
 @rule("leftover.untranslated", severity="warning")
@@ -30,10 +42,17 @@ def untranslated(message: Message, context: Context):
         location: faq.md:4
         msgid: JAX arrays are immutable, unlike NumPy arrays.
         msgstr: NumPy 배열과 달리 JAX 배열은 변경할 수 없습니다.
+
+    Good::
+
+        location: whatsnew/3.8.rst:40
+        msgid: "(Contributed by Raymond Hettinger in :gh:`12345`.)"
+        msgstr: "(Contributed by Raymond Hettinger in :gh:`12345`.)"
     """
     if message.msgstr != message.msgid:
         return
-    prose = inline.mask(message.msgid, msgid_inlines(message), syntax=message.syntax)
+    # Titles of references and roles copied unchanged are names (a book title, an API).
+    prose = _prose(message.msgid, msgid_inlines(message), message.syntax, keep_titles=False)
     words = _WORD.findall(prose)
     if len(words) >= MIN_WORDS and not _names_only(words, context):
         yield Hit("the msgstr is the English msgid unchanged; translate it, or leave it "
@@ -64,6 +83,8 @@ def _names_only(words: list[str], context: Context) -> bool:
             continue
         if any(ch.isupper() for ch in word[1:]):
             continue
+        if word[0].isupper() and all(w[0].isupper() for w in words):
+            continue  # a title or a list of names (January, February, ...)
         if position > 0 and word[0].isupper():
             continue
         return False
@@ -85,10 +106,16 @@ def english_remainder(message: Message, context: Context):
         location: faq.md:4
         msgid: JAX arrays are immutable, unlike NumPy arrays, so you update them functionally.
         msgstr: NumPy 배열과 달리 JAX 배열은 불변이므로 함수형으로 갱신합니다.
+
+    Good::
+
+        location: whatsnew/3.8.rst:41
+        msgid: The function now accepts a timeout. (Contributed by Steve Dower in :issue:`23668`.)
+        msgstr: 이제 함수가 시간제한을 받습니다. (Contributed by Steve Dower in :issue:`23668`.)
     """
     if message.msgstr == message.msgid or not _HANGUL.search(message.msgstr):
         return
-    masked = inline.mask(message.msgstr, msgstr_inlines(message), syntax=message.syntax)
+    masked = _prose(message.msgstr, msgstr_inlines(message), message.syntax)
     runs = _ENGLISH_RUN.findall(masked)
     if not runs:
         return

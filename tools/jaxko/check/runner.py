@@ -511,7 +511,7 @@ def _consistency(records) -> list[Finding]:
         if key in conflicting and (name, line) in texts:
             msgctxt, msgid, msgstr = texts[(name, line)]
             full.append(((msgctxt, msgid), msgstr, name, line, msgid, suppressed))
-    return consistency.find_inconsistent(full)
+    return consistency.find_inconsistent(full, _STATE.context.matcher)
 
 
 def _load_glossary(options: Options) -> tuple[glossary_model.Glossary, str | None]:

@@ -116,6 +116,17 @@ def _trie_regex(strings: list[str]) -> re.Pattern | None:
     return re.compile(build(trie))
 
 
+def _particle_split(written: str) -> bool:
+    """Whether a space in ``written`` follows a particle by the morpheme analysis
+    (모듈이 제거: 모듈/NNG 이/JKS, then the space), so it is two words, not a spaced term.
+    Only spacing candidates get here (a handful per catalog), so Kiwi loads lazily."""
+    from jaxko.korean import _kiwi
+
+    spaces = {i for i, ch in enumerate(written) if ch == " "}
+    return any(token.tag.startswith("J") and token.start + token.len in spaces
+               for token in _kiwi().tokenize(written))
+
+
 class Found(NamedTuple):
     """A match of :class:`Strings`: what the rules read of an ``re.Match``."""
 
@@ -313,7 +324,11 @@ class TermMatcher:
         for match in self.spaceless_strings.finditer(compact):
             start = positions[match.start()]
             end = positions[match.end() - 1] + 1
+            if start > 0 and "가" <= text[start - 1] <= "힣":
+                continue  # starts inside a word: 모듈이 제거 is not 이제 spaced
             written = text[start:end]
+            if " " in written and _particle_split(written):
+                continue  # 모듈이 제거: a particle ends the word before the space
             for rendering in self.spaceless_renderings.get(match.group(0), ()):
                 if written != rendering:
                     found.setdefault(rendering, written)
