@@ -148,7 +148,7 @@ def find_inconsistent(records, matcher=None) -> list[Finding]:
                 continue
             findings.append(Finding(path, line, RULE, severity,
                                     f"translated differently elsewhere: {shown}",
-                                    msgid, majority_text))
+                                    msgid, majority_text, msgstr))
     return findings
 
 

@@ -84,6 +84,8 @@ def _in_sense(term, words: str, msgid: str) -> bool:
 def _english_kept(words: str, masked: str, term) -> bool:
     """The English of the term kept in the msgstr (alone or with a Korean gloss:
     ``리스트(list)``, ``list(목록)``): the translator chose to show it."""
+    if not re.search("[가-힣]", masked):
+        return False  # an untranslated copy keeps everything: not a choice
     lowered = masked.lower()
     return any(re.search(rf"(?<![a-z]){re.escape(w.lower())}", lowered)
                for w in {words, term.en, *term.forms})
@@ -264,3 +266,83 @@ def spacing_variant(message: Message, context: Context):
                 yield Hit(f"`{spacing[rendering]}` is spaced differently from the agreed "
                           f"`{rendering}`", rendering)
                 break
+
+
+_TITLE_WORDS = 6
+
+
+def _gloss_of(term, msgstr: str) -> bool:
+    """Whether ``msgstr`` glosses the term: its rendering with the English in brackets
+    (적시 컴파일(just-in-time compilation), 자동 미분(autodiff)) or the English with
+    the rendering (JIT(적시 컴파일))."""
+    english = "|".join(re.escape(e) for e in (term.en, *term.forms))
+    for rendering in term.renderings:
+        ko = re.escape(rendering)
+        if re.search(rf"{ko}\s*[(（][^()（）]*?(?:{english})", msgstr, re.I) or \
+                re.search(rf"(?:{english})[^()（）\s]*\s*[(（]\s*{ko}", msgstr, re.I):
+            return True
+    return False
+
+
+@rule("glossary.gloss-position", severity="warning")
+def gloss_position(message: Message, context: Context):
+    """A term is glossed (rendering with its English in brackets) only once per page, at its first use.
+
+    The page is the catalog; its messages are read in order. Headings (short msgids
+    without a final stop) do not count as the first use: the gloss goes in the text.
+
+    Bad::
+
+        entries:
+          - location: thinking_in_jax.md:10
+            msgid: JAX uses just-in-time compilation to speed up code.
+            msgstr: JAX는 적시 컴파일로 코드를 빠르게 합니다.
+          - location: thinking_in_jax.md:90
+            msgid: Just-in-time compilation traces the function once.
+            msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
+
+    Bad::
+
+        entries:
+          - location: thinking_in_jax.md:10
+            msgid: JAX uses just-in-time compilation to speed up code.
+            msgstr: JAX는 적시 컴파일(just-in-time compilation)로 코드를 빠르게 합니다.
+          - location: thinking_in_jax.md:90
+            msgid: Just-in-time compilation traces the function once.
+            msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
+
+    Good::
+
+        entries:
+          - location: thinking_in_jax.md:3
+            msgid: Just-in-time compilation
+            msgstr: 적시 컴파일
+          - location: thinking_in_jax.md:10
+            msgid: JAX uses just-in-time compilation to speed up code.
+            msgstr: JAX는 적시 컴파일(just-in-time compilation)로 코드를 빠르게 합니다.
+          - location: thinking_in_jax.md:90
+            msgid: Just-in-time compilation traces the function once.
+            msgstr: 적시 컴파일은 함수를 한 번 추적합니다.
+    """
+    page = context.memo("gloss-position").setdefault(message.path, {"used": {}, "glossed": {}})
+    terms = analyse(message, context).msgid_terms
+    if not terms:
+        return
+    matcher = context.matcher
+    msgid = message.msgid.strip()
+    heading = len(msgid.split()) <= _TITLE_WORDS and not msgid.endswith((".", ":", "?", "!"))
+    for number in terms:
+        term = matcher.terms[number]
+        if "(" in message.msgstr and not term.keep and _gloss_of(term, message.msgstr):
+            if number in page["glossed"]:
+                yield Hit(f"`{term.en}` is glossed again; it was glossed on line "
+                          f"{page['glossed'][number]} of this page: keep only the first gloss",
+                          term.ko)
+            elif number in page["used"]:
+                yield Hit(f"`{term.en}` is glossed here but first used without a gloss on line "
+                          f"{page['used'][number]}: move the gloss to its first use")
+                page["glossed"][number] = message.line
+            else:
+                page["glossed"][number] = message.line
+        if not heading:
+            page["used"].setdefault(number, message.line)

@@ -21,9 +21,14 @@ _ATTRIBUTION = re.compile(
     re.I)
 
 
-def _prose(text: str, inlines, syntax: str, keep_titles: bool = True) -> str:
-    """``text`` with markup and attribution lines blanked out (same length)."""
-    masked = inline.mask(text, inlines, keep_titles=keep_titles, syntax=syntax)
+def _prose(text: str, inlines, syntax: str, titles: bool = True) -> str:
+    """``text`` with markup and attribution lines blanked out (same length); without
+    ``titles``, the display text of roles and links too (an API or book title)."""
+    masked = inline.mask(text, inlines, syntax=syntax)
+    if not titles:
+        for item in inlines:
+            if item.explicit_title and item.kind in (inline.ROLE, inline.LINK, inline.REFERENCE):
+                masked = masked[:item.start] + " " * (item.end - item.start) + masked[item.end:]
     return _ATTRIBUTION.sub(lambda m: " " * len(m.group(0)), masked)
 
 
@@ -52,7 +57,7 @@ def untranslated(message: Message, context: Context):
     if message.msgstr != message.msgid:
         return
     # Titles of references and roles copied unchanged are names (a book title, an API).
-    prose = _prose(message.msgid, msgid_inlines(message), message.syntax, keep_titles=False)
+    prose = _prose(message.msgid, msgid_inlines(message), message.syntax, titles=False)
     words = _WORD.findall(prose)
     if len(words) >= MIN_WORDS and not _names_only(words, context):
         yield Hit("the msgstr is the English msgid unchanged; translate it, or leave it "
@@ -83,8 +88,6 @@ def _names_only(words: list[str], context: Context) -> bool:
             continue
         if any(ch.isupper() for ch in word[1:]):
             continue
-        if word[0].isupper() and all(w[0].isupper() for w in words):
-            continue  # a title or a list of names (January, February, ...)
         if position > 0 and word[0].isupper():
             continue
         return False

@@ -170,3 +170,67 @@ def _readable(word: str, context: Context) -> bool:
 def _known_english(word: str) -> bool:
     """Plain English words whose Hangul ending the spelling tables know."""
     return word.isalpha() and word.islower() and len(word) > 2 and korean.english_ending(word) is not None
+
+
+# Emphasis whose text ends in a particle: **슬픔과**, __슬픔과__, *슬픔과*.
+_EMPHASIS = re.compile(r"(?<![*_\w])(\*\*|__|\*|_)(?=\S)([^*_\n]*?[가-힣])\1(?![*_\w])")
+_PARTICLE_SYLLABLES = frozenset("은는이가을를과와의에로도만서")
+
+
+def _ends_in_particle(text: str) -> str | None:
+    """The particle ``text`` ends in, by Kiwi's morpheme analysis (슬픔과: 슬픔/NNG 과/JC),
+    or None (사과, 모델 are nouns ending in those syllables). Only emphasis that ends in
+    a particle syllable gets here, so Kiwi loads lazily and rarely."""
+    from jaxko.korean import _kiwi
+
+    tokens = _kiwi().tokenize(text)
+    if len(tokens) >= 2 and tokens[-1].tag.startswith("J") and \
+            tokens[-1].start + tokens[-1].len == len(text) and not tokens[-2].tag.startswith("J"):
+        return tokens[-1].form
+    return None
+
+
+@rule("particle.emphasis", severity="warning", needs=("*", "_"))
+def particle_inside_emphasis(message: Message, context: Context):
+    """A particle is inside emphasis (**슬픔과**): the emphasis covers the word only, the particle follows it.
+
+    Bad::
+
+        location: thinking_in_jax.md:40
+        msgid: "**Sorrow** and joy."
+        msgstr: "**슬픔과** 기쁨."
+
+    Good::
+
+        location: thinking_in_jax.md:40
+        msgid: "**Sorrow** and joy."
+        msgstr: "**슬픔**과 기쁨."
+
+    Bad::
+
+        location: thinking_in_jax.md:41
+        msgid: "__Sorrow__ and joy."
+        msgstr: "__슬픔과__ 기쁨."
+
+    Good::
+
+        location: thinking_in_jax.md:42
+        msgid: "**An apple** is red."
+        msgstr: "**사과**는 빨갛습니다."
+    """
+    text = message.msgstr
+    if "*" not in text and "_" not in text:
+        return
+    for match in _EMPHASIS.finditer(text):
+        body = match.group(2)
+        if body[-1] not in _PARTICLE_SYLLABLES or len(body) < 2:
+            continue
+        particle = _ends_in_particle(body)
+        if not particle:
+            continue
+        word = body[: -len(particle)].rstrip()
+        marker = "**" if match.group(1) in ("**", "__") else "*"
+        glue = "\\ " if message.syntax == "rst" else ""
+        yield Hit(f"the particle `{particle}` is inside the emphasis `{match.group(0)}`; "
+                  f"emphasise the word only",
+                  f"{marker}{word}{marker}{glue}{particle}")

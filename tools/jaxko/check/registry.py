@@ -37,7 +37,7 @@ from typing import Callable, Iterator
 
 import yaml
 
-SEVERITIES = ("error", "warning")
+SEVERITIES = ("error", "warning", "info")  # info: not shown unless asked (--show-info)
 
 
 @dataclass(frozen=True)
@@ -59,11 +59,12 @@ class Finding:
     message: str = field(compare=False)
     msgid: str = field(compare=False, default="")
     suggestion: str | None = field(compare=False, default=None)
+    msgstr: str = field(compare=False, default="")
 
     def as_dict(self) -> dict:
         return {"path": self.path, "line": self.line, "rule": self.rule,
                 "severity": self.severity, "message": self.message, "msgid": self.msgid,
-                "suggestion": self.suggestion}
+                "msgstr": self.msgstr, "suggestion": self.suggestion}
 
 
 @dataclass(frozen=True)
