@@ -324,7 +324,11 @@ def gloss_position(message: Message, context: Context):
             msgid: Just-in-time compilation traces the function once.
             msgstr: 적시 컴파일은 함수를 한 번 추적합니다.
     """
-    page = context.memo("gloss-position").setdefault(message.path, {"used": {}, "glossed": {}})
+    pages = context.memo("gloss-position")
+    page = pages.get(message.path)
+    if page is None or message.line <= page["last"]:  # a new pass over this catalog
+        page = pages[message.path] = {"used": {}, "glossed": {}, "last": 0}
+    page["last"] = message.line
     terms = analyse(message, context).msgid_terms
     if not terms:
         return
