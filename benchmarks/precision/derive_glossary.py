@@ -40,7 +40,7 @@ def korean_words(text: str) -> set[str]:
     words = set()
     for word in _HANGUL.findall(text):
         for particle in _PARTICLES:
-            if word.endswith(particle) and len(word) > len(particle) + 1:
+            if word.endswith(particle) and len(word) > len(particle):
                 word = word[: -len(particle)]
                 break
         if len(word) >= 2:

@@ -385,6 +385,7 @@ def _kiwi():
     return Kiwi()
 
 
+_PARTICLE_FINALS = ("을", "를", "에", "의", "은", "는", "과", "와", "이", "가", "로")
 _VERB_TAGS = frozenset({"VV", "VA", "XSV", "XSA", "VCP"})
 # How conjugated verbs and modifiers end (반환됩니다, 발생합니, 지정된, 같은, 사용하여).
 _CONJUGATED_ENDINGS = ("다", "니", "된", "한", "는", "은", "운", "게", "고", "서", "며", "면", "여")
@@ -407,6 +408,10 @@ def term_shape_problem(text: str, pos: str | None = None) -> str | None:
     if len(tokens) == 1 and tokens[0].tag in ("MAG", "MAJ"):
         return (f"`{text}` is an adverb ({shown}), not a term; remove it, or declare "
                 f"`pos: adverb` if the glossary really means the adverb")
+    if text.endswith(_PARTICLE_FINALS) and len(tokens) >= 2 and tokens[-1].tag.startswith("J") \
+            and not tokens[-2].tag.startswith("J"):
+        return (f"`{text}` ends in the particle `{tokens[-1].form}` ({shown}); write the term "
+                f"without it (`{text[: -len(tokens[-1].form)]}`)")
     verbal = any(t.tag in _VERB_TAGS for t in tokens)
     if text.endswith(("니다", "합니", "됩니", "습니")) or (
             verbal and text.endswith(_CONJUGATED_ENDINGS) and tokens[-1].tag.startswith("E")):

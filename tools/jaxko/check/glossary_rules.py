@@ -95,6 +95,9 @@ def _english_kept(words: str, masked: str, term) -> bool:
 def missing_rendering(message: Message, context: Context):
     """An English term of the msgid is in the msgstr in neither its agreed rendering nor a variant.
 
+    A warning for terms whose entry records a decision (``pos``, ``senses``, ``variants``
+    or ``forbidden``); for a bare ``en``/``ko`` pair, an ``info`` hint (``--show-info``).
+
     Bad::
 
         location: autodidax.md:12
@@ -149,7 +152,11 @@ def missing_rendering(message: Message, context: Context):
         if any(r in spacing for r in term.renderings):
             continue  # glossary.spacing reports it
         shown = " or ".join(f"`{r}`" for r in term.renderings)
-        yield Hit(f"`{words}` is translated without its agreed rendering {shown}", term.ko)
+        # A term whose entry records a decision (part of speech, sense cues, variants,
+        # forbidden renderings) is a warning; a bare word-to-word entry only a hint.
+        curated = term.pos or term.senses or term.variants or term.forbidden
+        yield Hit(f"`{words}` is translated without its agreed rendering {shown}", term.ko,
+                  None if curated else "info")
 
 
 @rule("glossary.forbidden", severity="error")
@@ -288,8 +295,8 @@ def _gloss_of(term, msgstr: str) -> bool:
 def gloss_position(message: Message, context: Context):
     """A term is glossed (rendering with its English in brackets) only once per page, at its first use.
 
-    The page is the catalog; its messages are read in order. Headings (short msgids
-    without a final stop) do not count as the first use: the gloss goes in the text.
+    The page is the catalog; its messages are read in order. Headings and index entries
+    (short msgids without a final stop) count neither as the first use nor as a gloss.
 
     Bad::
 
@@ -337,7 +344,7 @@ def gloss_position(message: Message, context: Context):
     heading = len(msgid.split()) <= _TITLE_WORDS and not msgid.endswith((".", ":", "?", "!"))
     for number in terms:
         term = matcher.terms[number]
-        if "(" in message.msgstr and not term.keep and _gloss_of(term, message.msgstr):
+        if "(" in message.msgstr and not heading and not term.keep and _gloss_of(term, message.msgstr):
             if number in page["glossed"]:
                 yield Hit(f"`{term.en}` is glossed again; it was glossed on line "
                           f"{page['glossed'][number]} of this page: keep only the first gloss",

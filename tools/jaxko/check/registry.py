@@ -46,6 +46,7 @@ class Hit:
 
     message: str
     suggestion: str | None = None
+    severity: str | None = None   # this hit's severity when not the rule's (info: a hint)
 
 
 @dataclass(frozen=True, order=True)

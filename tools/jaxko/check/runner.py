@@ -294,7 +294,8 @@ def check_messages(messages, state: _State) -> tuple[list[Finding], int, int]:
                     continue
                 if isinstance(hit, str):
                     hit = Hit(hit)
-                findings.append(Finding(message.path, message.line, rule_.name, rule_.severity,
+                findings.append(Finding(message.path, message.line, rule_.name,
+                                        hit.severity or rule_.severity,
                                         hit.message, msgid, hit.suggestion, message.msgstr))
     return findings, checked, suppressed
 
