@@ -331,5 +331,10 @@ def _is_external(target: str) -> bool:
     return bool(_SCHEME.match(target.strip()))
 
 
+_LANGUAGE_SEGMENT = re.compile(r"(?<=[^/])/ko(?:[-_]kr)?(?=/)", re.I)
+
+
 def normalise_url(url: str) -> str:
-    return url.strip().rstrip("/")
+    """A URL as compared: without a final slash, and without a Korean language segment
+    (``docs.python.org/ko/3.12/…`` is the Korean edition of the same page)."""
+    return _LANGUAGE_SEGMENT.sub("", url.strip(), count=1).rstrip("/")

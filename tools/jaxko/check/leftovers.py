@@ -13,6 +13,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ ,;]+[A-Za-z][A-Za-z'’-]*){4,}")
 _HANGUL = re.compile(r"[가-힣]")
 MIN_WORDS = 5
+# Prose has a run of lower-case words separated by single spaces ("are immutable, unlike");
+# a command line, a header or a list of codec names has not.
+_SENTENCE = re.compile(r"(?<![\w.:/-])[A-Za-z][a-z]*(?: [A-Za-z][a-z]*){2,}(?![\w:=/(-])")
 # Attribution and credit lines are names and references, not prose to translate:
 # "(Contributed by Name in :gh:`123`.)", "(Patch by A and B.)".
 _ATTRIBUTION = re.compile(
@@ -59,7 +62,7 @@ def untranslated(message: Message, context: Context):
     # Titles of references and roles copied unchanged are names (a book title, an API).
     prose = _prose(message.msgid, msgid_inlines(message), message.syntax, titles=False)
     words = _WORD.findall(prose)
-    if len(words) >= MIN_WORDS and not _names_only(words, context):
+    if len(words) >= MIN_WORDS and _SENTENCE.search(prose) and not _names_only(words, context):
         yield Hit("the msgstr is the English msgid unchanged; translate it, or leave it "
                   "empty so the English shows")
 
@@ -94,6 +97,22 @@ def _names_only(words: list[str], context: Context) -> bool:
     return True
 
 
+def _kept_on_purpose(run: str, text: str, whole_msgid: str) -> bool:
+    """English a translator keeps on purpose: a list of names or fields (time, priority,
+    action), a title or names (Creative Commons Public Domain Dedication, Guido van
+    Rossum), a quoted message ("Protocol or cipher suite mismatch"), or the whole
+    msgid shown with its translation (No space left on device -- 장치에 ...)."""
+    words = _WORD.findall(run)
+    if run.count(",") >= len(words) - 2:
+        return True
+    if sum(1 for w in words if w[0].isupper()) * 3 >= len(words) * 2:
+        return True
+    at = text.find(run)
+    if at > 0 and text[at - 1] in "\"'“‘(":
+        return True
+    return " ".join(w.lower() for w in words) == whole_msgid
+
+
 @rule("leftover.english", severity="warning")
 def english_remainder(message: Message, context: Context):
     """A translated msgstr still holds a run of five or more English words from its msgid.
@@ -123,8 +142,11 @@ def english_remainder(message: Message, context: Context):
     if not runs:
         return
     source = " ".join(inline.mask(message.msgid, msgid_inlines(message), syntax=message.syntax).lower().split())
+    whole = " ".join(_WORD.findall(source))
     for run in runs:
         words = " ".join(run.lower().split())
+        if _kept_on_purpose(run, masked, whole):
+            continue
         if words in source:
             yield Hit(f"untranslated English left in the msgstr: `{run.strip()}`")
             return

@@ -158,6 +158,9 @@ def link_kept(message: Message, context: Context):
     for kind, target in _missing(translated, source):
         if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//", target):
             continue  # a new external URL: safety.new-url reports it
+        if kind == inline.REFERENCE and re.search(rf"(?<![\w`]){re.escape(target)}_(?!\w)",
+                                                  message.msgid, re.I):
+            continue  # msgid's bare reference name_ given a translated text: `번역 <name_>`_
         yield Hit(f"link target `{target}` is not in the msgid")
 
 

@@ -42,11 +42,21 @@ def _particle_after(text: str, position: int):
     return particle, form, rest, match.end()
 
 
+def _pronounceable_acronym(word: str, context: Context) -> bool:
+    """An upper-case word of four or more letters with a vowel (IDLE, HMAC, INET, JSON)
+    may be read as a word (아이들, 에이치맥) or by its letters: the ending is not known
+    unless the glossary gives its reading."""
+    return (len(word) >= 4 and word.isalpha() and word.isupper() and any(v in word for v in "AEIOU")
+            and word not in context.readings and word.lower() not in context.readings)
+
+
 def _judge(word: str, shown_word: str, text: str, position: int, context: Context):
     found = _particle_after(text, position)
     if found is None:
         return None
     particle, form, rest, _ = found
+    if _pronounceable_acronym(word, context):
+        return None
     ending = context.ending(word)
     if ending is None or particle.accepts(form, ending):
         return None
@@ -174,7 +184,9 @@ def _known_english(word: str) -> bool:
 
 # Emphasis whose text ends in a particle: **슬픔과**, __슬픔과__, *슬픔과*.
 _EMPHASIS = re.compile(r"(?<![*_\w])(\*\*|__|\*|_)(?=\S)([^*_\n]*?[가-힣])\1(?![*_\w])")
-_PARTICLE_SYLLABLES = frozenset("은는이가을를과와의에로도만서")
+# Case and conjunctive particles only: an emphasised adverbial (*동시에*, *임시로*,
+# *대부분의*, *뒤에*) is one word rendering an emphasised English adverb or determiner.
+_PARTICLE_SYLLABLES = frozenset("은는이가을를과와")
 
 
 def _ends_in_particle(text: str) -> str | None:
@@ -184,7 +196,7 @@ def _ends_in_particle(text: str) -> str | None:
     from jaxko.korean import _kiwi
 
     tokens = _kiwi().tokenize(text)
-    if len(tokens) >= 2 and tokens[-1].tag.startswith("J") and \
+    if len(tokens) >= 2 and tokens[-1].tag in ("JKS", "JKO", "JX", "JC", "JKC") and \
             tokens[-1].start + tokens[-1].len == len(text) and not tokens[-2].tag.startswith("J"):
         return tokens[-1].form
     return None
@@ -217,6 +229,12 @@ def particle_inside_emphasis(message: Message, context: Context):
         location: thinking_in_jax.md:42
         msgid: "**An apple** is red."
         msgstr: "**사과**는 빨갛습니다."
+
+    Good::
+
+        location: asyncio.rst:42
+        msgid: Run two coroutines *concurrently*.
+        msgstr: 두 코루틴을 *동시에* 실행합니다.
     """
     text = message.msgstr
     if "*" not in text and "_" not in text:

@@ -95,10 +95,16 @@ def new_url(message: Message, context: Context):
         location: installation.md:12
         msgid: Install JAX with [pip](https://pip.pypa.io).
         msgstr: "[pip](https://pip.pypa.io)로 JAX를 설치하세요."
+
+    Good::
+
+        location: library/uu.rst:3
+        msgid: The last version was `Python 3.12 <https://docs.python.org/3.12/library/uu.html>`_.
+        msgstr: 마지막 버전은 `파이썬 3.12 <https://docs.python.org/ko/3.12/library/uu.html>`_\\ 입니다.
     """
-    source = set(inline.urls(msgid_inlines(message)))
+    source = {inline.normalise_url(u) for u in inline.urls(msgid_inlines(message))}
     for url in inline.urls(msgstr_inlines(message)):
-        if url not in source:
+        if inline.normalise_url(url) not in source:
             yield Hit(f"external URL `{url}` is not in the msgid; the published page may not "
                       "link anywhere the original does not")
 
