@@ -22,6 +22,9 @@ _ATTRIBUTION = re.compile(
     r"\((?:[A-Za-z]+ ){0,3}(?:contributed|written|patch(?:es)?|implemented|suggested|reported|"
     r"designed|fixed|reviewed|developed|added|originally|initial|based|by)\b[^()]*\)",
     re.I)
+# The same as a whole message: "Contributed by Name in :issue:`1`.", "Copyright © 2001 PSF."
+_CREDIT_LINE = re.compile(r"^\s*(?:(?:contributed|written|patch(?:es)?|implemented|originally "
+                          r"contributed) by\b|copyright\b).*$", re.I | re.S)
 
 
 def _prose(text: str, inlines, syntax: str, titles: bool = True) -> str:
@@ -32,6 +35,7 @@ def _prose(text: str, inlines, syntax: str, titles: bool = True) -> str:
         for item in inlines:
             if item.explicit_title and item.kind in (inline.ROLE, inline.LINK, inline.REFERENCE):
                 masked = masked[:item.start] + " " * (item.end - item.start) + masked[item.end:]
+    masked = _CREDIT_LINE.sub(lambda m: " " * len(m.group(0)), masked)
     return _ATTRIBUTION.sub(lambda m: " " * len(m.group(0)), masked)
 
 
