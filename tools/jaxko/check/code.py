@@ -16,8 +16,8 @@ from jaxko.check.registry import Hit, rule
 from jaxko.codetokens import first_difference
 
 _COMMENTS_AND_STRINGS = re.compile(r"(?:#|//|/\*).*|'[^'\n]*'|\"[^\"\n]*\"")
+_C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _PROSE_RUN = re.compile(r"(?<![\w.#'\"])(?:[A-Za-z][a-z]+ ){3}[a-z]+(?![\w(.=])")
-_PROSE_LINE = re.compile(r"^[^=#'\"]*?(?:\b[a-z]{2,} [a-z]{2,}\b|\(\s*[a-z]+\s*\)|^[a-z]+ \[)")
 
 
 def _same_outside_comments(source: str, translated: str) -> bool:
@@ -70,16 +70,19 @@ def same_code(message: Message, context: Context):
           total = jnp.sum(x)
           print("합계:", total)
 
-    Without its source document at hand, text that reads as prose ("import statement"
-    translated as 임포트 문, an index entry taken for code) is reported as ``info``.
+    A one-line block, or text that reads as prose, is reported as ``info``: without the
+    source document at hand such a message is mostly a heading or index entry taken for
+    code ("import statement" translated as 임포트 문). Translated C comments are allowed.
     """
     if message.msgid == message.msgstr or _same_outside_comments(message.msgid, message.msgstr):
         return
+    if _C_COMMENT.sub("", message.msgid) == _C_COMMENT.sub("", message.msgstr):
+        return  # C code whose /* */ or // comments were translated
     difference = first_difference(message.msgid, message.msgstr, message.language or "python")
     if difference:
         # Text that reads as prose (an index entry "import statement", "- (minus)", a
         # paragraph) was taken for code without its source at hand: a hint, not an error.
         code = _COMMENTS_AND_STRINGS.sub("", message.msgid)
-        prose = _PROSE_RUN.search(code) or ("\n" not in code and _PROSE_LINE.search(code))
+        prose = _PROSE_RUN.search(code) or "\n" not in message.msgid.strip()
         yield Hit(f"code changed: {difference}; only comments and string contents may be translated",
                   None, "info" if prose else None)

@@ -285,8 +285,9 @@ def _gloss_of(term, msgstr: str) -> bool:
     english = "|".join(re.escape(e) for e in (term.en, *term.forms))
     for rendering in term.renderings:
         ko = re.escape(rendering)
-        if re.search(rf"{ko}\s*[(（][^()（）]*?(?:{english})", msgstr, re.I) or \
-                re.search(rf"(?:{english})[^()（）\s]*\s*[(（]\s*{ko}", msgstr, re.I):
+        # The bracket holds the term itself (연결 리스트(linked list) glosses another term).
+        if re.search(rf"{ko}\s*[(（]\s*(?:{english})(?:e?s)?\s*[)）]", msgstr, re.I) or \
+                re.search(rf"(?<![\w-])(?:{english})(?:e?s)?\s*[(（]\s*{ko}\s*[)）]", msgstr, re.I):
             return True
     return False
 

@@ -46,15 +46,21 @@ def _pronounceable_acronym(word: str, context: Context) -> bool:
     """An upper-case word of four or more letters with a vowel (IDLE, HMAC, INET, JSON)
     may be read as a word (아이들, 에이치맥) or by its letters: the ending is not known
     unless the glossary gives its reading."""
-    return (len(word) >= 4 and word.isalpha() and word.isupper() and any(v in word for v in "AEIOU")
-            and word not in context.readings and word.lower() not in context.readings)
+    if not (word.isalpha() and word.isupper()) or word in context.readings \
+            or word.lower() in context.readings:
+        return False
+    if len(word) == 3:  # GET, TOP, POP: consonant-vowel-consonant reads as a word
+        return word[1] in "AEIOU" and word[0] not in "AEIOU" and word[2] not in "AEIOU"
+    return len(word) >= 4 and any(v in word for v in "AEIOU")
 
 
 def _judge(word: str, shown_word: str, text: str, position: int, context: Context):
     found = _particle_after(text, position)
     if found is None:
         return None
-    particle, form, rest, _ = found
+    particle, form, rest, end = found
+    if end < len(text) and (text[end] == "-" or text[end].isdigit()):
+        return None  # 모듈라-3: the syllables are part of a name, not a particle
     if _pronounceable_acronym(word, context):
         return None
     ending = context.ending(word)
