@@ -78,6 +78,7 @@ def same_translation(message, context):
 
 SHORT_WORDS = 6  # a msgid this short is a title, label or term: one rendering everywhere
 _WORDS = re.compile(r"[A-Za-z0-9]+")
+_INDEX_ENTRY = re.compile(r"[a-z][a-z0-9_.-]*")
 _ESCAPED_SPACE = re.compile(r"\\\s")
 _SPACE_BEFORE_HANGUL = re.compile(r"(?<=[`*)\]])\s+(?=[가-힣])")
 _SPACES = re.compile(r"\s+")
@@ -96,7 +97,8 @@ def _term_renderings(msgid: str, msgstr: str, matcher) -> frozenset[str]:
     wanted = set()
     for number in matcher.english_terms(msgid):
         term = matcher.terms[number]
-        wanted.update(term.renderings, term.forbidden)
+        if term.pos or term.senses or term.variants or term.forbidden:  # a recorded decision
+            wanted.update(term.renderings, term.forbidden)
     if not wanted:
         return frozenset()
     return frozenset(matcher.found_renderings(matcher.korean_matches(msgstr)) & wanted)
@@ -127,6 +129,8 @@ def find_inconsistent(records, matcher=None) -> list[Finding]:
         if len(counts) < 2 or len(paths) < 2:
             continue
         msgid = group[0][4]
+        if _INDEX_ENTRY.fullmatch(msgid.strip()):
+            continue  # an index entry or term name (class, signal): glossed or not by context
         if len(_WORDS.findall(msgid)) > SHORT_WORDS:
             if matcher is None:
                 continue

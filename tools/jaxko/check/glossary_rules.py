@@ -292,7 +292,7 @@ def _gloss_of(term, msgstr: str) -> bool:
     return False
 
 
-@rule("glossary.gloss-position", severity="warning")
+@rule("glossary.gloss-position", severity="info")
 def gloss_position(message: Message, context: Context):
     """A term is glossed (rendering with its English in brackets) only once per page, at its first use.
 

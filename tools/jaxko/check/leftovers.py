@@ -39,7 +39,7 @@ def _prose(text: str, inlines, syntax: str, titles: bool = True) -> str:
     return _ATTRIBUTION.sub(lambda m: " " * len(m.group(0)), masked)
 
 
-@rule("leftover.untranslated", severity="warning")
+@rule("leftover.untranslated", severity="info")
 def untranslated(message: Message, context: Context):
     """The msgstr is the English msgid copied unchanged (a long sentence, not names or code).
 
@@ -117,7 +117,7 @@ def _kept_on_purpose(run: str, text: str, whole_msgid: str) -> bool:
     return " ".join(w.lower() for w in words) == whole_msgid
 
 
-@rule("leftover.english", severity="warning")
+@rule("leftover.english", severity="info")
 def english_remainder(message: Message, context: Context):
     """A translated msgstr still holds a run of five or more English words from its msgid.
 

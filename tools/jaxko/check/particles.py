@@ -123,9 +123,16 @@ def particle_agreement(message: Message, context: Context):
             continue
         if not _readable(word, context):
             continue
+        if word.isdigit() and match.start() > 0 and masked[match.start() - 1] in "/:":
+            continue  # 2/3, 3:00: read as a fraction or a time, not digit by digit
         hit = _judge(word, word, masked, match.end(), context)
         if hit is not None:
             seen.add(match.end())
+            if not word.isdigit() and word not in context.readings \
+                    and word.lower() not in context.readings:
+                # A bare Latin word without a glossary reading (pip, OR, dir, o3): how
+                # it is read is a guess, so the verdict is a hint.
+                hit = Hit(hit.message, hit.suggestion, "info")
             yield hit
     # 4. A gloss in parentheses does not count: 합성곱(convolution)을 agrees with 합성곱.
     for match in _GLOSS.finditer(masked):
