@@ -31,9 +31,9 @@ def main() -> None:
     parser.add_argument("--root", default="/work/precision-data/pyko/")
     args = parser.parse_args()
     findings = json.loads(args.findings.read_text(encoding="utf-8"))["findings"]
-    by_rule = defaultdict(list)
+    by_rule = defaultdict(list)  # stratum: rule and severity (a rule may give hints too)
     for finding in findings:
-        by_rule[finding["rule"]].append(finding)
+        by_rule[finding["rule"], finding["severity"]].append(finding)
     largest = max(by_rule, key=lambda r: len(by_rule[r]))
     rng = random.Random(SEED)
     sample = []
