@@ -124,17 +124,17 @@ def test_native_reader_reads_as_the_python_reader(lines):
         expected = pofile._parse_blocks(text, "gen.po")
     except UserError as err:
         with pytest.raises(UserError) as info:
-            pofile.parse(text, "gen.po")
+            pofile._parse(text, "gen.po")
         assert (info.value.line, str(info.value)) == (err.line, str(err))
         return
-    assert pofile.parse(text, "gen.po") == expected
+    assert pofile._parse(text, "gen.po") == expected
 
 
 @pytest.mark.skipif(pofile._kernel is None, reason="native kernel not built")
 def test_native_reader_reads_the_project_catalogs_as_the_python_reader():
     for path in sorted((ROOT / "locale" / "ko").rglob("*.po")):
         text = path.read_text(encoding="utf-8")
-        assert pofile.parse(text, path) == pofile._parse_blocks(text, path)
+        assert pofile._parse(text, path) == pofile._parse_blocks(text, path)
 
 
 @pytest.mark.skipif(pofile._kernel is None, reason="native kernel not built")
@@ -144,7 +144,7 @@ def test_native_reader_reads_the_project_catalogs_as_the_python_reader():
     '#: a.md:1\nmsgid "A"\nmsgstr "가"\n\n#~ msgid "old"\n#~ msgstr "옛"\n\n#| msgid "prev"\nmsgid "C"\nmsgstr "다"\n',
 ])
 def test_native_reader_reads_contexts_and_odd_blocks_as_the_python_reader(text):
-    assert pofile.parse(text, "gen.po") == pofile._parse_blocks(text, "gen.po")
+    assert pofile._parse(text, "gen.po") == pofile._parse_blocks(text, "gen.po")
 
 
 def test_msgid_line_after_a_context():

@@ -209,7 +209,7 @@ def test_planted_change_in_a_markdown_code_block_is_caught(project):
     assert "'pip install jax' became 'pip install 잭스'" in summary.errors[0].message
 
 
-def test_no_static_check_writes_the_notebook_with_a_warning(project):
+def test_unchecked_code_writes_the_notebook_with_a_warning(project):
     _edit_msgstr(project, "tiny.po", "def add_one", "def add_one", "def 하나_더하기")
     summary = _build(project, static_check=False)
     assert summary.errors == []

@@ -84,7 +84,7 @@ def test_planted_identifier_change_fails_static_check_then_execution(project, ja
     assert row.split()[:3] == ["tiny.ipynb", "failed", "2"]  # not executed: no seconds
     assert "static check: line 4: 'add_one' became '하나_더하기'" in row
 
-    proc = jaxko("notebooks", "verify", "--srcdir", str(DOCS), "-n", "1", "--no-static-check",
+    proc = jaxko("notebooks", "verify", "--srcdir", str(DOCS), "-n", "1", "--allow-unchecked-code",
                  "tiny", env=env)
     assert proc.returncode == 1
     report = json.loads((project / "_build" / "notebooks" / "report.json").read_text())
@@ -141,3 +141,33 @@ def test_bad_options_are_exit_2(project, jaxko):
         proc = jaxko("notebooks", "verify", "--srcdir", str(DOCS), *args, env=env)
         assert proc.returncode == 2, args
         assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_old_no_static_check_flag_is_refused_naming_the_new_one(jaxko):
+    for action in ("build", "verify"):
+        proc = jaxko("notebooks", action, "--no-static-check")
+        assert proc.returncode == 2
+        assert "--allow-unchecked-code" in proc.stderr and "Traceback" not in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_unchecked_code_is_reported_unchecked_in_a_scrubbed_environment(project, jaxko):
+    """A notebook run with --allow-unchecked-code that succeeds is 'unchecked', never
+    'passed'; its kernel sees no secret of the caller and a temporary home."""
+    _edit_msgstr(project, "def add_one", "def add_one",
+                 "import os\nprint('SECRET=' + os.environ.get('JAXKO_TEST_TOKEN', 'absent'))\n"
+                 "print('HOME=' + os.environ['HOME'])\ndef add_one")
+    _build(project, static_check=False)
+    env = {"JAXKO_ROOT": str(project), "JAXKO_TEST_TOKEN": "hunter2"}
+    proc = jaxko("notebooks", "verify", "--srcdir", str(DOCS), "-n", "1",
+                 "--allow-unchecked-code", "tiny", env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads((project / "_build" / "notebooks" / "report.json").read_text())
+    [result] = report["results"]
+    assert result["status"] == "unchecked"
+    assert report["counts"]["passed"] == 0 and report["counts"]["unchecked"] == 1
+    assert "UNCHECKED" in proc.stdout
+    executed = (project / "_build" / "notebooks" / "executed" / "tiny.ipynb").read_text(
+        encoding="utf-8")
+    assert "SECRET=absent" in executed and "hunter2" not in executed
+    assert f"HOME={Path.home()}" not in executed

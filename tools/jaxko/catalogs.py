@@ -25,6 +25,7 @@ from typing import Iterable, Iterator
 
 import polib
 
+from jaxko import poverdict
 from jaxko.errors import UserError
 
 # msgmerge and Poedit wrap at 79 columns; using the same width means a catalog saved by
@@ -36,23 +37,14 @@ WRAP_WIDTH = 79
 FUZZY_CUTOFF = 0.6
 
 _SYNTAX_ERROR = re.compile(r"\(line (\d+)\)")
-# A keyword or continuation line whose string is not closed. polib accepts such a line
-# and silently drops its last character, so we reject it before parsing.
-_STRING_LINE = re.compile(r'^(?:#[~|] ?)?(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)?[ \t]*"')
-_CLOSED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"[ \t\r]*$')  # \r: CRLF catalogs
 
 
-def _unterminated_line(text: str) -> int | None:
-    """The 1-based number of the first line with an unterminated string, if any."""
-    for number, line in enumerate(text.split("\n"), start=1):
-        match = _STRING_LINE.match(line)
-        if match and not _CLOSED_STRING.fullmatch(line, match.end() - 1):
-            return number
-    return None
+def load(path: str | os.PathLike, *, allow_duplicates: bool = False) -> polib.POFile:
+    """Parse a .po/.pot file, turning every parse problem into a one-line UserError.
 
-
-def load(path: str | os.PathLike) -> polib.POFile:
-    """Parse a .po/.pot file, turning every parse problem into a one-line UserError."""
+    Two entries with the same msgctxt and msgid are refused (naming both lines): every
+    merge keeps one entry per key, so reading such a catalog would silently drop the
+    other's translation. ``allow_duplicates`` is for `jaxko fmt --merge-duplicates`."""
     path = Path(path)
     if not path.is_file():
         raise UserError("catalog not found", path)
@@ -63,9 +55,7 @@ def load(path: str | os.PathLike) -> polib.POFile:
         raise UserError("not valid UTF-8; save the catalog as UTF-8", path, line) from None
     except OSError as err:
         raise UserError(f"cannot read catalog: {err.strerror}", path) from None
-    bad = _unterminated_line(text)
-    if bad is not None:
-        raise UserError("unterminated string in catalog; close the quote", path, bad)
+    poverdict.check_text(text, path)
     try:
         # From the path, not the text: polib splits text with str.splitlines(), which
         # also breaks at \v and \f, and Sphinx writes such characters unescaped.
@@ -75,7 +65,51 @@ def load(path: str | os.PathLike) -> polib.POFile:
         line = int(match.group(1)) if match else None
         raise UserError("syntax error in catalog; fix the entry or restore it from git", path, line) from None
     catalog.fpath = str(path)
+    if not allow_duplicates:
+        poverdict.check_duplicates((((e.obsolete, e.msgctxt, e.msgid), e.linenum)
+                                    for e in catalog), path)
     return catalog
+
+
+def has_translation(entry: polib.POEntry) -> bool:
+    """Whether an entry carries any translated text (msgstr, or any msgstr[n])."""
+    return bool(entry.msgstr) or any(entry.msgstr_plural.values())
+
+
+def merge_duplicates(catalog: polib.POFile) -> int:
+    """Merge entries that share msgctxt and msgid into the first; returns how many were
+    merged away. No translation is dropped: equal or missing translations merge
+    silently; a conflicting one leaves the first msgstr, marks the entry fuzzy and
+    keeps the other text in a translator comment for the translator to choose."""
+    kept: dict[tuple[bool, str | None, str], polib.POEntry] = {}
+    removed = 0
+    for entry in list(catalog):
+        key = (entry.obsolete, entry.msgctxt, entry.msgid)
+        first = kept.get(key)
+        if first is None:
+            kept[key] = entry
+            continue
+        catalog.remove(entry)
+        removed += 1
+        for place in entry.occurrences:
+            if place not in first.occurrences:
+                first.occurrences.append(place)
+        if not has_translation(entry) or _same_translation(first, entry):
+            continue
+        if not has_translation(first):
+            first.msgstr, first.msgstr_plural = entry.msgstr, dict(entry.msgstr_plural)
+            first.flags = list(dict.fromkeys(first.flags + entry.flags))
+            continue
+        other = entry.msgstr or " | ".join(v for _, v in sorted(entry.msgstr_plural.items()))
+        note = f"jaxko fmt --merge-duplicates: another translation was: {other}"
+        first.tcomment = f"{first.tcomment}\n{note}" if first.tcomment else note
+        if "fuzzy" not in first.flags:
+            first.flags.append("fuzzy")
+    return removed
+
+
+def _same_translation(a: polib.POEntry, b: polib.POEntry) -> bool:
+    return a.msgstr == b.msgstr and a.msgstr_plural == b.msgstr_plural
 
 
 def render(catalog: polib.POFile) -> str:
@@ -91,7 +125,9 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> bool:
     Returns whether the file changed. An unchanged file keeps its mtime, so Sphinx and
     make stay incremental.
     """
-    path = Path(path)
+    # Through a symlink to its target: replacing the link with a file would leave the
+    # target stale and the link gone.
+    path = Path(os.path.realpath(path))
     data = text.encode("utf-8")
     try:
         if path.read_bytes() == data:
@@ -145,7 +181,7 @@ def iter_catalogs(paths: Iterable[str | os.PathLike], suffix: str = ".po") -> It
 
 
 def is_translated(entry: polib.POEntry) -> bool:
-    return bool(entry.msgstr) and not entry.obsolete and "fuzzy" not in entry.flags
+    return has_translation(entry) and not entry.obsolete and "fuzzy" not in entry.flags
 
 
 # --------------------------------------------------------------------------- merge
@@ -238,22 +274,22 @@ def merge(po: polib.POFile, pot: polib.POFile, *, pot_dir: Path | None = None,
         key = _key(template)
         entry = polib.POEntry(
             msgid=template.msgid,
+            msgid_plural=template.msgid_plural,
             msgctxt=template.msgctxt,
             occurrences=_normalise_occurrences(template.occurrences, pot_dir, srcdir),
             comment=template.comment,
             flags=[f for f in template.flags if f != "fuzzy"],
         )
         old = active.get(key)
-        if old is None and key in obsolete and obsolete[key].msgstr:
+        if old is None and key in obsolete and has_translation(obsolete[key]):
             old = obsolete.pop(key)
             stats.revived += 1
         elif old is not None:
             used.add(key)
-            if old.msgstr:
+            if has_translation(old):
                 stats.kept += 1
         if old is not None:
-            entry.msgstr = old.msgstr
-            entry.tcomment = old.tcomment
+            _carry_translation(old, entry)
             if old.fuzzy:
                 entry.flags.append("fuzzy")
                 entry.previous_msgid = old.previous_msgid
@@ -261,11 +297,13 @@ def merge(po: polib.POFile, pot: polib.POFile, *, pot_dir: Path | None = None,
         else:
             unmatched.append(entry)
             stats.new += 1
+        if entry.msgid_plural and not entry.msgstr_plural:
+            entry.msgstr_plural = {i: "" for i in range(_nplurals(po))}
         result.append(entry)
 
     vanished = [e for k, e in active.items() if k not in used]
-    candidates = [e for e in vanished if e.msgstr]
-    stats.dropped_untranslated = sum(1 for e in vanished if not e.msgstr)
+    candidates = [e for e in vanished if has_translation(e)]
+    stats.dropped_untranslated = sum(1 for e in vanished if not has_translation(e))
     for entry in unmatched:
         if not candidates:
             break
@@ -273,8 +311,7 @@ def merge(po: polib.POFile, pot: polib.POFile, *, pot_dir: Path | None = None,
         if source is None:
             continue
         candidates.remove(source)
-        entry.msgstr = source.msgstr
-        entry.tcomment = source.tcomment
+        _carry_translation(source, entry)
         entry.flags.append("fuzzy")
         entry.previous_msgid = source.msgid
         entry.previous_msgctxt = source.msgctxt
@@ -290,6 +327,21 @@ def merge(po: polib.POFile, pot: polib.POFile, *, pot_dir: Path | None = None,
         stats.obsolete += 1
     stats.entries = sum(1 for e in result if not e.obsolete)
     return result, stats
+
+
+def _carry_translation(old: polib.POEntry, entry: polib.POEntry) -> None:
+    """Copy a translation (singular or plural forms) and its translator comment."""
+    entry.tcomment = old.tcomment
+    if entry.msgid_plural:
+        forms = dict(old.msgstr_plural) or ({0: old.msgstr} if old.msgstr else {})
+        entry.msgstr_plural = forms
+    else:
+        entry.msgstr = old.msgstr or old.msgstr_plural.get(0, "")
+
+
+def _nplurals(catalog: polib.POFile) -> int:
+    match = re.search(r"nplurals\s*=\s*(\d+)", catalog.metadata.get("Plural-Forms", ""))
+    return int(match.group(1)) if match else 1
 
 
 def new_catalog(pot: polib.POFile, language: str, *, pot_dir: Path | None = None,

@@ -59,5 +59,5 @@ def update(*, pot_dir: Path | None = None, locale_dir: Path | None = None, langu
         summary.totals.add(stats)
     if out_dir.is_dir():
         summary.orphaned = sorted(p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*.po")
-                                  if p not in seen and p.name != "sphinx.po")
+                                  if p.is_file() and p not in seen and p.name != "sphinx.po")
     return summary

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from jaxko.check.native import kernel as _kernel
+from jaxko import poverdict
 from jaxko.errors import UserError
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "b": "\b", "f": "\f", "\\": "\\", '"': '"'}
@@ -90,6 +91,16 @@ _BAD_QUOTE = re.compile(r'(?:^|[^\\])(?:\\\\)*"')  # a quote after an even run o
 
 
 def parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
+    """Every active (non-obsolete) entry of the catalog text, the header included; a
+    catalog that :mod:`jaxko.poverdict` refuses is refused here too, with its line."""
+    poverdict.check_text(text, path)
+    entries = _parse(text, path)
+    poverdict.check_duplicates((((False, e.msgctxt, e.msgid), e.first_line) for e in entries),
+                               path)
+    return entries
+
+
+def _parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
     """Every active (non-obsolete) entry of the catalog text, the header included.
 
     Blocks separated by blank lines that have the usual shape are read with one

@@ -22,13 +22,18 @@ def register(sub) -> None:
                         help="catalogs or folders (default: locale/ko)")
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 listing the files that would change")
+    parser.add_argument("--merge-duplicates", action="store_true",
+                        help="merge entries with the same msgid (a merge mistake) into one; "
+                             "a conflicting translation is kept in a translator comment and "
+                             "the entry marked fuzzy")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     targets = args.paths or [paths.locale_dir() / "ko"]
-    results = fmt.format_paths(targets, check=args.check, progress=sys.stderr.isatty())
+    results = fmt.format_paths(targets, check=args.check, progress=sys.stderr.isatty(),
+                               merge_duplicates=args.merge_duplicates)
     changed = [r.path for r in results if r.changed]
     if args.format == "json":
         print(json.dumps({"catalogs": len(results), "check": args.check,
@@ -36,8 +41,11 @@ def run(args) -> int:
                          ensure_ascii=False))
     else:
         verb = "would reformat" if args.check else "reformatted"
-        for path in changed:
-            print(f"{verb}: {path}")
+        for result in results:
+            if result.changed:
+                merged = (f" ({result.merged} duplicate entries merged)" if result.merged
+                          else "")
+                print(f"{verb}: {result.path}{merged}")
         print(f"{len(changed)} of {len(results)} catalogs {verb}" if changed
               else f"{len(results)} catalogs already formatted")
     return 1 if args.check and changed else 0

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 
 from jaxko import paths, scope
+
+
+class _Renamed(argparse.Action):
+    """The old --no-static-check: refused, naming the flag that replaced it."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} was renamed --allow-unchecked-code: translated code "
+                     "that differs from upstream is untrusted, so say so explicitly; such "
+                     "notebooks are reported as 'unchecked'")
 
 
 def register(sub) -> None:
@@ -32,8 +42,10 @@ def register(sub) -> None:
     p.add_argument("--language", "-l", default="ko")
     p.add_argument("--out-dir", type=Path, help="default: _build/notebooks/<language>")
     p.add_argument("--srcdir", type=Path, help="upstream docs (default: _build/upstream/docs)")
-    p.add_argument("--no-static-check", action="store_true",
-                   help="write notebooks whose translated code differs (as warnings)")
+    p.add_argument("--allow-unchecked-code", action="store_true",
+                   help="write notebooks whose translated code differs from upstream (as "
+                        "warnings); such code is untrusted: see docs/threat-model.md")
+    p.add_argument("--no-static-check", action=_Renamed, nargs=0, help=argparse.SUPPRESS)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run_build)
 
@@ -53,8 +65,11 @@ def register(sub) -> None:
                    help="parallel notebooks (default: auto, one per CPU core)")
     p.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
     p.add_argument("--force", action="store_true", help="run every notebook, ignoring the cache")
-    p.add_argument("--no-static-check", action="store_true",
-                   help="do not compare code cells with upstream before running")
+    p.add_argument("--allow-unchecked-code", action="store_true",
+                   help="run translated code without comparing it with upstream first; "
+                        "such notebooks are reported as 'unchecked', never 'passed' "
+                        "(see docs/threat-model.md)")
+    p.add_argument("--no-static-check", action=_Renamed, nargs=0, help=argparse.SUPPRESS)
     p.add_argument("--notebooks-dir", type=Path, help="default: _build/notebooks/ko")
     p.add_argument("--srcdir", type=Path, help="upstream docs (default: _build/upstream/docs)")
     p.add_argument("--report", type=Path, help="default: _build/notebooks/report.json")
@@ -75,7 +90,7 @@ def run_build(args) -> int:
 
     summary = build.build(srcdir=args.srcdir, locale_dir=args.locale_dir,
                           out_dir=args.out_dir, language=args.language,
-                          static_check=not args.no_static_check,
+                          static_check=not args.allow_unchecked_code,
                           only=args.notebooks or None, progress=sys.stderr.isatty())
     if args.format == "json":
         print(json.dumps(summary.as_dict(), ensure_ascii=False))
@@ -102,7 +117,7 @@ def run_verify(args) -> int:
     log = (lambda line: print(line, file=sys.stderr)) if args.format == "text" else None
     report = verify.verify(srcdir=args.srcdir, notebooks_dir=args.notebooks_dir,
                            platform=args.platform, workers=args.workers, timeout=args.timeout,
-                           static_check=not args.no_static_check, force=args.force,
+                           static_check=not args.allow_unchecked_code, force=args.force,
                            only=args.notebooks or None, progress=sys.stderr.isatty(), log=log)
     out = paths.build_dir() / "notebooks"
     verify.write_json(report, args.report or out / "report.json")

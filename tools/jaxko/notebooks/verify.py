@@ -7,7 +7,13 @@ For every notebook in scope the result is one of:
 * ``failed``: not built, the static code check found a difference, or a cell raised
   (a cell tagged ``raises-exception`` may raise) or timed out;
 * ``cached``: passed before with the same code cells, environment and options;
-* ``passed``.
+* ``passed``;
+* ``unchecked``: ran without error, but with ``--allow-unchecked-code``: its code was
+  not compared with upstream, so nobody vouches for what it did (never "passed").
+
+Translated notebooks run with a scrubbed environment (:func:`_kernel_env`: only what
+Python, JAX and the toolchain need; no tokens or credentials of the caller) and in a
+temporary working directory with a temporary home (docs/threat-model.md).
 
 The notebooks run in a temporary folder (nbmake ignores anything under a ``_build``
 folder), each with a fresh kernel of this Python; the executed notebooks are copied
@@ -43,6 +49,11 @@ from jaxko.notebooks import build, sources
 CACHE_VERSION = 1
 KERNEL_NAME = "jaxko-python"
 PLATFORMS = ("cpu", "gpu")
+STATUSES = ("passed", "cached", "unchecked", "failed", "skipped")
+# What a translated notebook's kernel may see of the caller's environment: names, and
+# prefixes ending in "_". Everything else (tokens, cloud credentials, SSH agents) stays out.
+_KEPT_ENV = ("PATH", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "PYTHONPATH",
+             "LD_LIBRARY_PATH", "LC_", "JAX_", "XLA_", "CUDA_", "NVIDIA_", "TF_CPP_")
 
 
 @dataclass
@@ -50,7 +61,7 @@ class NotebookResult:
     """The outcome of one notebook."""
 
     notebook: str  # the upstream path, e.g. "notebooks/thinking_in_jax.ipynb"
-    status: str  # passed | cached | failed | skipped
+    status: str  # passed | cached | unchecked | failed | skipped
     seconds: float = 0.0
     cell: int | None = None  # failing cell, numbered from 1
     error: str = ""  # the failure's last line, or why it was skipped
@@ -94,7 +105,7 @@ class VerifyReport:
             "executed_wall_seconds": round(self.executed_seconds, 2),
             "sum_seconds": round(self.sum_seconds, 2),
             "slowest": slowest.as_dict() if slowest else None,
-            "counts": {s: self.count(s) for s in ("passed", "cached", "failed", "skipped")},
+            "counts": {s: self.count(s) for s in STATUSES},
             "results": [r.as_dict() for r in self.results],
         }
 
@@ -146,7 +157,11 @@ def check_gpu(env: dict[str, str]) -> str:
 
 
 def _kernel_env(platform: str, run_dir: Path) -> dict[str, str]:
-    env = dict(os.environ)
+    """The environment of the notebook run: the caller's, scrubbed to :data:`_KEPT_ENV`."""
+    env = {name: value for name, value in os.environ.items()
+           if name in _KEPT_ENV or name.startswith(tuple(k for k in _KEPT_ENV if k.endswith("_")))}
+    env["HOME"] = str(run_dir / "home")  # no ~/.netrc, ~/.aws, ~/.config of the caller
+    (run_dir / "home").mkdir(parents=True, exist_ok=True)
     venv_bin = str(Path(sys.executable).parent)
     env["PATH"] = venv_bin + os.pathsep + env.get("PATH", "")  # ffi.md runs !cmake
     env["JUPYTER_PATH"] = str(run_dir / "jupyter")
@@ -244,6 +259,8 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
     chosen = build.select(sources.find_notebooks(srcdir), only)
     env_info = environment(platform)
     options = {"platform": platform, "timeout": timeout}
+    if not static_check:
+        options["unchecked_code"] = True  # never shares cached passes with checked runs
     cache_file = cache_path(root)
     cache = load_cache(cache_file)
 
@@ -314,6 +331,10 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
     if jobs or stale:
         write_text_atomic(cache_file, json.dumps(cache, indent=1, sort_keys=True) + "\n")
 
+    if not static_check:
+        for rel, result in results.items():
+            if result.status in ("passed", "cached"):
+                result.status = "unchecked"
     report = VerifyReport(platform, count, env_info, options,
                           [results[s.rel] for s in chosen])
     report.executed_seconds = executed_seconds
@@ -523,8 +544,9 @@ def format_table(report: VerifyReport) -> str:
     data = report.as_dict()
     counts = data["counts"]
     executed = sum(1 for r in report.results if r.executed)
+    unchecked = f"{counts['unchecked']} UNCHECKED, " if counts["unchecked"] else ""
     summary = (f"{len(report.results)} notebooks ({report.platform}): {counts['passed']} passed, "
-               f"{counts['cached']} cached, {counts['failed']} failed, "
+               f"{counts['cached']} cached, {unchecked}{counts['failed']} failed, "
                f"{counts['skipped']} skipped; wall {report.wall_seconds:.1f} s")
     if executed:
         slowest = data["slowest"]

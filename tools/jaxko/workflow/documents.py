@@ -61,7 +61,7 @@ def scan_documents(catalogs_dir: Path, progress: bool = False) -> list[tuple[Doc
     if not catalogs_dir.is_dir():
         raise UserError("no catalogs here; run `jaxko update` or pass --locale-dir", catalogs_dir)
     found = sorted(p for p in catalogs_dir.rglob("*.po")
-                   if docname_of(p, catalogs_dir) not in NOT_DOCUMENTS)
+                   if p.is_file() and docname_of(p, catalogs_dir) not in NOT_DOCUMENTS)
     staged = paths.staged_docs()
     staged = staged if staged.is_dir() else None
     items = found

@@ -46,19 +46,20 @@ def _parse_text(text: str) -> polib.POFile:
 class FmtResult:
     path: Path
     changed: bool          # reformatted (or, with check, would be)
+    merged: int = 0        # duplicate entries merged into their first (--merge-duplicates)
 
 
-def _load(path: Path, current: bytes) -> polib.POFile:
+def _load(path: Path, current: bytes, merge_duplicates: bool = False) -> polib.POFile:
     """Load a catalog; Windows line ends (an editor's choice, not content) are read as LF."""
     if b"\r\n" not in current:
-        return catalogs.load(path)
+        return catalogs.load(path, allow_duplicates=merge_duplicates)
     # catalogs.load reads `"...\r` as an unterminated string; parse an LF copy instead.
     fd, tmp = tempfile.mkstemp(suffix=".po")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(current.replace(b"\r\n", b"\n"))
         try:
-            catalog = catalogs.load(tmp)
+            catalog = catalogs.load(tmp, allow_duplicates=merge_duplicates)
         except UserError as err:
             raise UserError(err.message, path, err.line) from None
     finally:
@@ -67,18 +68,31 @@ def _load(path: Path, current: bytes) -> polib.POFile:
     return catalog
 
 
-def format_catalog(path: Path, *, check: bool = False) -> FmtResult:
-    """Rewrap one catalog; with ``check``, only report whether it would change."""
+def format_catalog(path: Path, *, check: bool = False, merge_duplicates: bool = False) -> FmtResult:
+    """Rewrap one catalog; with ``check``, only report whether it would change.
+
+    ``merge_duplicates`` merges entries with the same msgid (see
+    :func:`jaxko.catalogs.merge_duplicates`: no translation is dropped)."""
     try:
         current = path.read_bytes()
     except FileNotFoundError:
         raise UserError("catalog not found", path) from None
     except OSError as err:
         raise UserError(f"cannot read: {err.strerror}", path) from None
-    catalog = _load(path, current)
+    if not current.strip():
+        raise UserError("empty catalog; restore it from git or run `jaxko update`", path)
+    catalog = _load(path, current, merge_duplicates)
+    if not catalog.metadata:
+        raise UserError("catalog has no header entry (msgid \"\" with Content-Type); "
+                        "restore it from git or run `jaxko update`", path, 1)
+    merged = catalogs.merge_duplicates(catalog) if merge_duplicates else 0
     text = catalogs.render(catalog)
     if current == text.encode("utf-8"):
         return FmtResult(path, False)
+    if merged:
+        if not check:
+            catalogs.write_text_atomic(path, text)
+        return FmtResult(path, True, merged)
     if content(_parse_text(text)) != content(catalog):
         raise UserError("reformatting would change the catalog's content; not written "
                         "(please report this with the file)", path)
@@ -89,11 +103,12 @@ def format_catalog(path: Path, *, check: bool = False) -> FmtResult:
 
 
 def format_paths(paths: Iterable[str | os.PathLike], *, check: bool = False,
-                 progress: bool = False) -> list[FmtResult]:
+                 progress: bool = False, merge_duplicates: bool = False) -> list[FmtResult]:
     """Format every catalog under the given files and folders."""
     found = list(catalogs.iter_catalogs(paths))
     items: Iterable[Path] = found
     if progress and len(found) > 1:
         from tqdm import tqdm
         items = tqdm(found, desc="fmt", unit="file", leave=False)
-    return [format_catalog(path, check=check) for path in items]
+    return [format_catalog(path, check=check, merge_duplicates=merge_duplicates)
+            for path in items]

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from jaxko import poverdict
 from jaxko.errors import UserError
 
 _UNESCAPE = re.compile(r'\\(\\|n|t|r|")')
@@ -72,7 +73,8 @@ class CatalogScan:
 
 
 class _Entry:
-    __slots__ = ("msgctxt", "msgid", "msgstrs", "fuzzy", "obsolete", "field", "has_msgstr")
+    __slots__ = ("msgctxt", "msgid", "msgstrs", "fuzzy", "obsolete", "field", "has_msgstr",
+                 "line")
 
     def __init__(self) -> None:
         self.msgctxt: list[str] | None = None
@@ -82,25 +84,24 @@ class _Entry:
         self.obsolete = False
         self.field: list[str] | None = None
         self.has_msgstr = False
+        self.line = 0
 
 
 def scan(path: str | Path) -> CatalogScan:
     """Count one catalog's messages and words by state; one-line error if it is malformed."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise UserError("not valid UTF-8; save the catalog as UTF-8", path) from None
-    except OSError as err:
-        raise UserError(f"cannot read catalog: {err.strerror}", path) from None
+    text = poverdict.read_catalog_text(path)
     counts = Counts()
     sources: dict[str, int] = {}
+    keys: list[tuple[tuple, int]] = []
     entry = _Entry()
     started = False
 
     def flush() -> None:
         nonlocal entry, started
         if started:
+            keys.append(((entry.obsolete, entry.msgctxt and "".join(entry.msgctxt),
+                          "".join(entry.msgid)), entry.line))
             _count(entry, counts)
         entry = _Entry()
         started = False
@@ -109,6 +110,8 @@ def scan(path: str | Path) -> CatalogScan:
         line = raw.strip()
         if not line:
             continue
+        if not entry.line:
+            entry.line = number  # the entry's first line, as polib and the checker count
         obsolete = False
         if line.startswith("#~"):
             line = line[2:].lstrip()
@@ -118,6 +121,7 @@ def scan(path: str | Path) -> CatalogScan:
         elif line[0] == "#":
             if entry.has_msgstr:
                 flush()
+                entry.line = number
             if line.startswith("#,"):
                 if "fuzzy" in (flag.strip() for flag in line[2:].split(",")):
                     entry.fuzzy = True
@@ -134,6 +138,7 @@ def scan(path: str | Path) -> CatalogScan:
         keyword, _, rest = line.partition(" ")
         if keyword in ("msgctxt", "msgid") and entry.has_msgstr:
             flush()
+            entry.line = number
         started = True
         if obsolete:
             entry.obsolete = True
@@ -153,6 +158,7 @@ def scan(path: str | Path) -> CatalogScan:
         else:
             raise UserError(f"syntax error in catalog: unknown keyword {keyword!r}", path, number)
     flush()
+    poverdict.check_duplicates(keys, path)
     return CatalogScan(counts, sources)
 
 

@@ -1,0 +1,190 @@
+"""Nothing a translator wrote is lost, and every command agrees on what a valid catalog is.
+
+Duplicate msgids, plural entries and symlinked catalogs through `update`, `fmt` and
+`stats` (the real CLI); then one table of malformed catalogs, each given to every
+command that reads catalogs: the same one-line `file:line` error, exit 2, no
+traceback, and the file's bytes unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import polib
+import pytest
+
+HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+          '"Plural-Forms: nplurals=1; plural=0;\\n"\n\n')
+POT_HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+
+
+def _project(tmp_path: Path, po_body: str, pot_body: str) -> tuple[Path, Path, Path]:
+    """A pot dir and a locale dir with one catalog, doc.po."""
+    pot_dir = tmp_path / "gettext"
+    pot_dir.mkdir()
+    (pot_dir / "doc.pot").write_text(POT_HEADER + pot_body, encoding="utf-8")
+    catalogs = tmp_path / "locale" / "ko" / "LC_MESSAGES"
+    catalogs.mkdir(parents=True)
+    po = catalogs / "doc.po"
+    po.write_text(HEADER + po_body, encoding="utf-8")
+    return pot_dir, tmp_path / "locale", po
+
+
+def _update(jaxko, pot_dir: Path, locale: Path, tmp_path: Path):
+    return jaxko("update", "--pot-dir", str(pot_dir), "--locale-dir", str(locale),
+                 "--srcdir", str(tmp_path), "--format", "json")
+
+
+def test_duplicate_msgid_stops_update_and_fmt_merges_keeping_both(tmp_path, jaxko):
+    body = ('#: doc.md:1\nmsgid "Hello"\nmsgstr "안녕"\n\n'
+            '#: doc.md:9\nmsgid "Hello"\nmsgstr "안녕하세요"\n\n'
+            'msgid "Bye"\nmsgstr "잘 가"\n\nmsgid "Bye"\nmsgstr "잘 가"\n')
+    pot_dir, locale, po = _project(tmp_path, body, 'msgid "Hello"\nmsgstr ""\n\n'
+                                                   'msgid "Bye"\nmsgstr ""\n')
+    before = po.read_bytes()
+    for proc in (_update(jaxko, pot_dir, locale, tmp_path), jaxko("fmt", str(po)),
+                 jaxko("check", str(po)),
+                 jaxko("stats", "--locale-dir", str(locale))):
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert proc.stderr.strip() == (f"jaxko: {po}:10: duplicate msgid (also at line 6); merge "
+                                       f"them with `jaxko fmt --merge-duplicates {po}`")
+    assert po.read_bytes() == before
+
+    proc = jaxko("fmt", "--merge-duplicates", str(po), check=True)
+    assert "2 duplicate entries merged" in proc.stdout
+    merged = polib.pofile(str(po))
+    [hello] = [e for e in merged if e.msgid == "Hello"]
+    [bye] = [e for e in merged if e.msgid == "Bye"]
+    assert hello.fuzzy and hello.msgstr == "안녕" and "안녕하세요" in hello.tcomment
+    assert ("doc.md", "9") in hello.occurrences
+    assert not bye.fuzzy and bye.msgstr == "잘 가"  # equal translations merge silently
+    assert _update(jaxko, pot_dir, locale, tmp_path).returncode == 0
+    assert "안녕하세요" in po.read_text(encoding="utf-8")
+
+
+def test_plural_entries_survive_update_and_fmt_and_are_counted(tmp_path, jaxko):
+    plural = 'msgid "one file"\nmsgid_plural "%d files"\nmsgstr[0] "파일 %d개"\n'
+    gone = 'msgid "one dir"\nmsgid_plural "%d dirs"\nmsgstr[0] "폴더 %d개"\n'
+    pot_dir, locale, po = _project(tmp_path, plural + "\n" + gone,
+                                   'msgid "one file"\nmsgid_plural "%d files"\n'
+                                   'msgstr[0] ""\nmsgstr[1] ""\n')
+    proc = _update(jaxko, pot_dir, locale, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert (summary["translated_kept"], summary["obsolete"]) == (1, 1)
+    catalog = polib.pofile(str(po))
+    [kept] = [e for e in catalog if e.msgid == "one file"]
+    assert kept.msgid_plural == "%d files" and kept.msgstr_plural == {0: "파일 %d개"}
+    [obsolete] = [e for e in catalog if e.msgid == "one dir"]
+    assert obsolete.obsolete and obsolete.msgstr_plural == {0: "폴더 %d개"}
+
+    before = po.read_text(encoding="utf-8")
+    assert jaxko("fmt", str(po), check=True).returncode == 0
+    assert "파일 %d개" in po.read_text(encoding="utf-8") and "폴더 %d개" in before
+    assert _update(jaxko, pot_dir, locale, tmp_path).returncode == 0
+    assert po.read_text(encoding="utf-8") == before  # a second update changes nothing
+
+    stats = json.loads(jaxko("stats", "--locale-dir", str(locale), "--format", "json",
+                             check=True).stdout)
+    text = json.dumps(stats)
+    assert '"translated": 1' in text and '"obsolete": 1' in text
+
+
+def test_plural_entry_new_in_the_template_gets_plural_slots(tmp_path, jaxko):
+    pot_dir, locale, po = _project(tmp_path, "", 'msgid "one"\nmsgid_plural "many"\n'
+                                                 'msgstr[0] ""\nmsgstr[1] ""\n')
+    assert _update(jaxko, pot_dir, locale, tmp_path).returncode == 0
+    text = po.read_text(encoding="utf-8")
+    assert 'msgid_plural "many"\nmsgstr[0] ""\n' in text
+    assert jaxko("check", str(po)).returncode == 0
+
+
+def test_symlinked_catalog_stays_a_symlink_with_its_mode(tmp_path, jaxko):
+    pot_dir, locale, po = _project(tmp_path, 'msgid "a"\nmsgstr "가"\n',
+                                   'msgid "a"\nmsgstr ""\n\nmsgid "b"\nmsgstr ""\n')
+    target = tmp_path / "elsewhere.po"
+    po.rename(target)
+    po.symlink_to(target)
+    os.chmod(target, 0o600)
+    assert _update(jaxko, pot_dir, locale, tmp_path).returncode == 0
+    assert po.is_symlink() and 'msgid "b"' in target.read_text(encoding="utf-8")
+    target.write_text(target.read_text(encoding="utf-8").replace('msgstr "가"', 'msgstr ""\n"가"'),
+                      encoding="utf-8")
+    assert jaxko("fmt", str(po), check=True).returncode == 0
+    assert po.is_symlink() and 'msgstr "가"' in target.read_text(encoding="utf-8")
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+# One verdict: each malformed catalog, given to every command that reads catalogs.
+MALFORMED = {
+    "bad-escape": (HEADER + 'msgid "a"\nmsgstr "b\\q"\n', 7, "invalid escape sequence"),
+    "duplicate": (HEADER + 'msgid "a"\nmsgstr "b"\n\nmsgid "a"\nmsgstr "c"\n', 9,
+                  "duplicate msgid (also at line 6)"),
+    "nul-byte": (HEADER + 'msgid "a"\nmsgstr "b\0"\n', 7, "NUL byte"),
+    "wrong-charset": (HEADER.replace("UTF-8", "ISO-8859-1") + 'msgid "a"\nmsgstr "b"\n', 3,
+                      "charset 'ISO-8859-1'"),
+    "bogus-charset": (HEADER.replace("UTF-8", "CHARSET") + 'msgid "a"\nmsgstr "b"\n', 3,
+                      "charset 'CHARSET'"),
+    "plural-forms": (HEADER.replace("nplurals=1; plural=0;", "nplurals=banana") +
+                     'msgid "a"\nmsgstr "b"\n', 4, "malformed Plural-Forms"),
+    "plural-index": (HEADER + 'msgid "a"\nmsgid_plural "as"\nmsgstr[5] "b"\n', 8,
+                     "msgstr[5] but the header allows 1"),
+    "unterminated-obsolete": (HEADER + '#~ msgid "a\n#~ msgstr "b"\n', 6, "unterminated string"),
+    "unterminated": (HEADER + 'msgid "a"\nmsgstr "b\n', 7, "unterminated string"),
+    "bom": ("\ufeff" + HEADER + 'msgid "a"\nmsgstr "b"\n', 1, "byte order mark"),
+    "bad-utf8": (None, 7, "not valid UTF-8"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED))
+def test_every_command_gives_the_same_verdict(tmp_path, jaxko, kind):
+    text, line, what = MALFORMED[kind]
+    catalogs = tmp_path / "locale" / "ko" / "LC_MESSAGES"
+    catalogs.mkdir(parents=True)
+    po = catalogs / "doc.po"
+    if text is None:
+        po.write_bytes(HEADER.encode() + b'msgid "a"\nmsgstr "\xff"\n')
+    else:
+        po.write_bytes(text.encode("utf-8"))
+    pot_dir = tmp_path / "gettext"
+    pot_dir.mkdir()
+    (pot_dir / "doc.pot").write_text(POT_HEADER + 'msgid "a"\nmsgstr ""\n', encoding="utf-8")
+    before = po.read_bytes()
+    commands = {
+        "check": ("check", str(po)),
+        "fmt": ("fmt", str(po)),
+        "update": ("update", "--pot-dir", str(pot_dir), "--locale-dir", str(tmp_path / "locale"),
+                   "--srcdir", str(tmp_path)),
+        "stats": ("stats", "--locale-dir", str(tmp_path / "locale")),
+    }
+    for name, args in commands.items():
+        proc = jaxko(*args)
+        assert proc.returncode == 2, (name, proc.stdout, proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in proc.stderr, (name, proc.stderr)
+        assert lines[0].startswith(f"jaxko: {po}:{line}: ") and what in lines[0], (name, lines)
+        assert po.read_bytes() == before, name
+
+
+def test_a_directory_named_like_a_catalog_is_skipped_by_stats(tmp_path, jaxko):
+    catalogs = tmp_path / "locale" / "ko" / "LC_MESSAGES"
+    (catalogs / "x.po").mkdir(parents=True)
+    (catalogs / "doc.po").write_text(HEADER + 'msgid "a"\nmsgstr "가"\n', encoding="utf-8")
+    proc = jaxko("stats", "--locale-dir", str(tmp_path / "locale"), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert jaxko("check", str(catalogs)).returncode == 0
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty catalog"),
+    ('msgid "a"\nmsgstr "b"\n', "no header entry"),
+])
+def test_fmt_on_empty_or_headerless_catalog_is_one_plain_line(tmp_path, jaxko, text, message):
+    po = tmp_path / "x.po"
+    po.write_text(text, encoding="utf-8")
+    proc = jaxko("fmt", str(po))
+    assert proc.returncode == 2 and message in proc.stderr
+    assert "report" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert po.read_text(encoding="utf-8") == text
