@@ -93,6 +93,6 @@ def run(args) -> int:
     report.REPORTERS[args.format](result, sys.stdout)
     if args.statistics:
         report.statistics(result, sys.stdout if args.format == "text" else sys.stderr)
-    if args.fail_on == "warning" and result.findings:
+    if args.fail_on == "warning" and any(f.severity != "info" for f in result.findings):
         return 1
     return result.exit_code
