@@ -27,6 +27,14 @@ def _show_role(role: str | None, target: str, syntax: str) -> str:
     return f":{role}:`{target}`" if role else f"`{target}`"
 
 
+_WORD_CHARS = re.compile(r"[A-Za-z가-힣]+")
+
+
+def _skeleton(text: str) -> str:
+    """A literal without its words: what is code in it (quotes, brackets, operators)."""
+    return _WORD_CHARS.sub("a", text)
+
+
 @rule("markup.literal", severity="error", needs="`", screened=True)
 def literal_kept(message: Message, context: Context):
     """Every inline literal of the msgid (``x`` in reST, `x` in MyST) appears unchanged in the msgstr (at least once).
@@ -54,13 +62,23 @@ def literal_kept(message: Message, context: Context):
         location: library/os.rst:10
         msgid: Use ``x`` and ``y`` here.
         msgstr: 여기서 ``x``\\와 ``y``\\를 사용합니다.
+
+    Words translated inside a literal that keeps its code (``(key, value)`` as ``(키, 값)``,
+    ``'hello world'`` as ``'안녕 세상'``) are an ``info`` hint: usually meant.
     """
     source = Counter(i.text for i in msgid_inlines(message) if i.kind == inline.LITERAL)
     if not source:
         return
     translated = Counter(i.text for i in msgstr_inlines(message) if i.kind == inline.LITERAL)
     quote = "`" if message.syntax == "myst" else "``"
+    extra = {_skeleton(t) for t in translated if t not in source}
     for text in _missing(source, translated):
+        if (" " in text or "'" in text or '"' in text) and _skeleton(text) in extra:
+            # Only words changed, the code around them kept: ``(key, value)`` as
+            # ``(키, 값)``. Translated contents of an example, more often meant than not.
+            yield Hit(f"inline literal {quote}{text}{quote} has its words translated; keep them "
+                      "if they are code", f"{quote}{text}{quote}", "info")
+            continue
         yield Hit(f"inline literal {quote}{text}{quote} of the msgid is missing or changed",
                   f"{quote}{text}{quote}")
 
