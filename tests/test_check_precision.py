@@ -226,3 +226,18 @@ def test_baseline_round_trip(tmp_path):
     new = json.loads(after.stdout)["findings"]
     assert [(f["msgid"], f["msgstr"]) for f in new] == [("Use ``k``.", "``q``\\ 를 씁니다.")]
     assert "1  markup.literal (error)" in after.stderr
+
+
+def test_info_hints_are_hidden_unless_asked(tmp_path):
+    (tmp_path / "glossary.yaml").write_text("terms:\n  - en: table\n    ko: 테이블\n", encoding="utf-8")
+    catalog = polib.POFile()
+    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    catalog.append(polib.POEntry(msgid="This table summarizes the operations.",
+                                 msgstr="이 표는 연산을 요약합니다.", occurrences=[("page.rst", "1")]))
+    catalog.save(str(tmp_path / "page.po"))
+    command = [sys.executable, "-m", "jaxko", "check", "--no-cache", "--glossary", "glossary.yaml",
+               "--fail-on", "warning", "page.po"]
+    hidden = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert hidden.returncode == 0 and "glossary.missing" not in hidden.stdout
+    shown = subprocess.run(command + ["--show-info"], cwd=tmp_path, capture_output=True, text=True)
+    assert shown.returncode == 0 and "info glossary.missing" in shown.stdout
