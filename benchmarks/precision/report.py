@@ -43,7 +43,10 @@ def main() -> None:
     args.sample.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
                            encoding="utf-8")
     strata: dict = defaultdict(Counter)
+    gone = [row for row in rows if row["final_severity"] == "gone"]
     for row in rows:
+        if row["final_severity"] == "gone":
+            continue  # no longer reported by the final run
         strata[row["rule"], row["final_severity"]][row["label"]] += 1
     print("| rule | severity | findings | sampled | real | arguable | false | real % |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
@@ -59,6 +62,9 @@ def main() -> None:
             shown_total += size
             weighted_real += size * share
             weighted_arguable += size * labels["arguable"] / n
+    if gone:
+        print(f"\n{len(gone)} sampled findings are no longer reported by this run: "
+              + ", ".join(f"{r['rule']} ({r['label']})" for r in gone) + ".")
     print(f"\nError and warning findings (shown by default): {int(shown_total)}; estimated real "
           f"{100 * weighted_real / shown_total:.0f} %, real or arguable "
           f"{100 * (weighted_real + weighted_arguable) / shown_total:.0f} % "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from jaxko.check.context import Context, cached, msgid_masked, msgstr_masked
 from jaxko.check.message import Message
@@ -282,14 +283,21 @@ def _gloss_of(term, msgstr: str) -> bool:
     """Whether ``msgstr`` glosses the term: its rendering with the English in brackets
     (적시 컴파일(just-in-time compilation), 자동 미분(autodiff)) or the English with
     the rendering (JIT(적시 컴파일))."""
-    english = "|".join(re.escape(e) for e in (term.en, *term.forms))
-    for rendering in term.renderings:
+    return any(pattern.search(msgstr) for pattern in _gloss_patterns(term.en, term.forms,
+                                                                      term.renderings))
+
+
+@lru_cache(maxsize=4096)
+def _gloss_patterns(en: str, forms: tuple, renderings: tuple) -> tuple:
+    english = "|".join(re.escape(e) for e in (en, *forms))
+    patterns = []
+    for rendering in renderings:
         ko = re.escape(rendering)
         # The bracket holds the term itself (연결 리스트(linked list) glosses another term).
-        if re.search(rf"{ko}\s*[(（]\s*(?:{english})(?:e?s)?\s*[)）]", msgstr, re.I) or \
-                re.search(rf"(?<![\w-])(?:{english})(?:e?s)?\s*[(（]\s*{ko}\s*[)）]", msgstr, re.I):
-            return True
-    return False
+        patterns.append(re.compile(rf"{ko}\s*[(（]\s*(?:{english})(?:e?s)?\s*[)）]", re.I))
+        patterns.append(re.compile(
+            rf"(?<![\w-])(?:{english})(?:e?s)?\s*[(（]\s*{ko}\s*[)）]", re.I))
+    return tuple(patterns)
 
 
 @rule("glossary.gloss-position", severity="info")

@@ -203,16 +203,26 @@ _PARTICLE_SYLLABLES = frozenset("은는이가을를과와")
 
 
 def _ends_in_particle(text: str) -> str | None:
-    """The particle ``text`` ends in, by Kiwi's morpheme analysis (슬픔과: 슬픔/NNG 과/JC),
-    or None (사과, 모델 are nouns ending in those syllables). Only emphasis that ends in
-    a particle syllable gets here, so Kiwi loads lazily and rarely."""
-    from jaxko.korean import _kiwi
-
-    tokens = _kiwi().tokenize(text)
-    if len(tokens) >= 2 and tokens[-1].tag in ("JKS", "JKO", "JX", "JC", "JKC") and \
-            tokens[-1].start + tokens[-1].len == len(text) and not tokens[-2].tag.startswith("J"):
-        return tokens[-1].form
-    return None
+    """The particle ``text`` ends in (슬픔과: 과), or None. The word before it must have
+    two syllables or more and agree with the particle, or end in a Latin letter or digit
+    (src를): 사과, 결과 and 무언가 are words, not 사 + 과. By the syllables, not a morpheme analyser, which would cost
+    more to load than the whole check."""
+    stem = text[:-1].rstrip()
+    if not stem:
+        return None
+    last_word = stem.split()[-1]
+    if last_word[-1].isascii() and last_word[-1].isalnum():
+        return text[-1]
+    hangul = sum(1 for ch in last_word if "가" <= ch <= "힣")
+    particle = text[-1]
+    if hangul < 2 or particle in "은는":  # 표시되는, 반환하는: a verb's modifier ending
+        return None
+    # The particle must agree with the syllable before it, or it is part of the word:
+    # 무언가 (가 after a final consonant), 사과 (과 after a vowel).
+    final = korean.has_final_consonant(last_word[-1])
+    if final is None or (particle in "을이과") != final:
+        return None
+    return particle
 
 
 @rule("particle.emphasis", severity="warning", needs=("*", "_"))

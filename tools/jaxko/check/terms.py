@@ -116,15 +116,17 @@ def _trie_regex(strings: list[str]) -> re.Pattern | None:
     return re.compile(build(trie))
 
 
-def _particle_split(written: str) -> bool:
-    """Whether a space in ``written`` follows a particle by the morpheme analysis
-    (모듈이 제거: 모듈/NNG 이/JKS, then the space), so it is two words, not a spaced term.
-    Only spacing candidates get here (a handful per catalog), so Kiwi loads lazily."""
-    from jaxko.korean import _kiwi
+_PARTICLE_FINALS = ("이", "가", "은", "는", "을", "를", "의", "에", "로", "와", "과", "도", "만")
 
-    spaces = {i for i, ch in enumerate(written) if ch == " "}
-    return any(token.tag.startswith("J") and token.start + token.len in spaces
-               for token in _kiwi().tokenize(written))
+
+def _particle_split(written: str) -> bool:
+    """Whether a word before a space in ``written`` ends in a particle (모듈이 제거: 모듈 +
+    이, then the space), so the spaced text is two words, not a spaced term. By the last
+    syllable, not a morpheme analyser: this runs inside the check, where loading one costs
+    more than the whole run (a spaced term whose first word ends in 이, 넘파이 배열, is
+    missed rather than a particle reported as spacing)."""
+    words = written.split()
+    return any(len(word) >= 2 and word.endswith(_PARTICLE_FINALS) for word in words[:-1])
 
 
 class Found(NamedTuple):
