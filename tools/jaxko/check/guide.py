@@ -80,6 +80,10 @@ EXPLANATIONS = {
     "safety.raw":
         "원시 내용을 끼워 넣는 지시어·역할(`raw`, `include`, `literalinclude`, `eval-rst`, "
         "`:raw-html:`)은 msgid에 없으면 넣을 수 없습니다.",
+    "safety.file":
+        "msgid에 없는 파일 참조(`{download}`, `:download:`, `image`, `figure`, `include`, "
+        "`![그림](경로)`)를 msgstr에 넣을 수 없습니다. 빌드가 다른 파일을 읽거나 사이트로 복사하게 "
+        "되기 때문입니다. 사이트 빌드는 이런 번역을 적용하지 않고 영어 원문을 보여 줍니다.",
     "code.tokens":
         "코드 블록과 노트북 코드 셀에서 번역할 수 있는 것은 주석과 문자열 리터럴의 내용뿐입니다. "
         "식별자, 숫자, 연산자가 바뀌면 처음 달라진 토큰을 알려 줍니다. 파이썬이 아닌 블록은 "

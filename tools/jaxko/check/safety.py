@@ -7,6 +7,7 @@ the msgid lacks are errors, whatever else the msgstr does.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 
@@ -134,3 +135,47 @@ def raw_directive(message: Message, context: Context):
             source[key] -= 1
             continue
         yield Hit(f"`{match.group(0).strip()}` embeds raw content and is not in the msgid")
+
+
+# Files a message can make the build read or copy: download roles, image and figure
+# directives (reST and MyST), Markdown images, includes.
+_FILE_REFERENCE = re.compile(
+    r"(?::download:|\{download\})`(?:[^`<]*<)?([^`>]+)>?`"
+    r"|^\s*\.\.\s+(?:image|figure|include|literalinclude)::\s*(\S+)"
+    r"|(?:`{3,}|~{3,}|:{3,})\s*\{(?:image|figure|include|literalinclude)\}\s*(\S+)"
+    r"|!\[[^\]]*\]\(\s*<?([^)\s>]+)", re.I | re.M)
+
+
+def file_references(text: str) -> Counter:
+    """The files a message references, normalised (``./a.png`` and ``a.png`` agree)."""
+    found = Counter()
+    for match in _FILE_REFERENCE.finditer(text):
+        target = next(g for g in match.groups() if g)
+        found[os.path.normpath(target.strip())] += 1
+    return found
+
+
+@rule("safety.file", severity="error", needs=("download", "image", "figure", "include", "!["),
+      blocks=(TEXT, CODE, MATH))
+def file_reference(message: Message, context: Context):
+    """The msgstr makes the build read or copy a file the msgid does not reference
+    (a download, image, figure or include target).
+
+    Bad::
+
+        location: index.md:7
+        msgid: Download the notebook.
+        msgstr: "노트북을 내려받으세요. {download}`비밀 <../../../etc/passwd>`"
+
+    Good::
+
+        location: index.md:7
+        msgid: Download {download}`the notebook <quickstart.ipynb>`.
+        msgstr: "{download}`노트북 <quickstart.ipynb>`을 내려받으세요."
+    """
+    if message.block == CODE and message.language not in (None, "rst", "md", "markdown", "myst"):
+        return
+    extra = file_references(message.msgstr) - file_references(message.msgid)
+    for target in extra.elements():
+        yield Hit(f"file reference `{target}` is not in the msgid; a translation may not make "
+                  "the build read or copy other files")
