@@ -184,14 +184,7 @@ def _rst(text: str) -> list[Inline]:
                 append(Inline(MATH, start, end, body, body.strip(), role))
             elif ref and role is None:
                 match = _TITLE_TARGET.match(body)
-                if match and match.group("target").strip().endswith("_") and not (
-                        match.group("target").strip().endswith("\\_")):
-                    # `text <Name_>`_ : a named reference with its own text (the text is
-                    # translatable; the name it points to is what must be kept)
-                    name = match.group("target").strip()[:-1]
-                    append(Inline(REFERENCE, start, end, match.group("title") or name,
-                                  " ".join(name.split()).lower(), None, True))
-                elif match:  # `text <url>`_ : a hyperlink with its target
+                if match:  # `text <url>`_ : a hyperlink with its target
                     append(Inline(LINK, start, end, match.group("title") or match.group("target"),
                                   match.group("target").strip().replace("\n", ""), None,
                                   bool(match.group("title"))))

@@ -135,6 +135,16 @@ def role_kept(message: Message, context: Context):
         yield Hit(f"role {_show_role(role, target, message.syntax)} is not in the msgid")
 
 
+def _link_key(item) -> tuple:
+    """What a link must keep. `번역 <Name_>`_ is the named reference `Name`_ with its own
+    text (valid reST): the same key as the reference."""
+    target = item.target.strip()
+    if item.kind == inline.LINK and target.endswith("_") and not target.endswith("\\_") \
+            and not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:|^/", target):
+        return inline.REFERENCE, " ".join(target[:-1].split()).lower()
+    return item.kind, inline.normalise_url(item.target)
+
+
 @rule("markup.link", severity="error", needs=("](", "`_", "`__", "<", "://", "]["), screened=True)
 def link_kept(message: Message, context: Context):
     """The msgstr links to the same targets as the msgid (link texts may be translated).
@@ -164,9 +174,9 @@ def link_kept(message: Message, context: Context):
         msgstr: 더 보려면 `자습서 <Tutorial_>`_\\를 보세요.
     """
     kinds = (inline.LINK, inline.IMAGE, inline.REFERENCE, inline.URL)
-    source = Counter((i.kind, inline.normalise_url(i.target)) for i in msgid_inlines(message)
+    source = Counter(_link_key(i) for i in msgid_inlines(message)
                      if i.kind in kinds and i.target is not None)
-    translated = Counter((i.kind, inline.normalise_url(i.target)) for i in msgstr_inlines(message)
+    translated = Counter(_link_key(i) for i in msgstr_inlines(message)
                          if i.kind in kinds and i.target is not None)
     if source == translated:
         return
