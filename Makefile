@@ -9,6 +9,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 export JAX_PLATFORMS ?= cpu
 
 .PHONY: help setup system-deps upstream gettext update-po html check notebooks test bench clean
+.PHONY: review-html
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -42,6 +43,9 @@ html: upstream  ## build the Korean site into _build/html
 check: upstream  ## static checks on locale/ko, then a Korean build failing on i18n warnings
 	$(JAXKO) check locale/ko
 	$(JAXKO) site build --no-execute --no-notebooks --strict --outdir _build/check-html
+
+review-html: setup  ## side-by-side review pages (English | Korean | findings | review state) in _build/review
+	$(JAXKO) review html
 
 notebooks: upstream  ## build Korean notebooks and execute them on real JAX (CPU)
 	$(JAXKO) notebooks build

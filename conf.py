@@ -8,8 +8,11 @@ Environment switches (set by ``jaxko``; defaults suit a plain sphinx-build):
 
 * ``JAXKO_SCOPE``: ``narrative`` (default) or ``full`` (adds the ~1,600 autosummary
   API pages generated from docstrings: ~24,000 more messages, ten times the build time).
-* ``JAXKO_EXECUTE``: ``off`` (default; gettext never executes) or ``cache`` (the site
-  build: MyST-NB executes notebooks once and caches the outputs under ``_build``).
+* ``JAXKO_EXECUTE``: ``off`` (default; gettext never executes), ``cache`` (MyST-NB
+  executes notebooks once and caches the outputs under ``_build``: the English build)
+  or ``korean`` (the Korean site: MyST-NB executes nothing; notebook pages show the
+  outputs of the Korean notebooks ``jaxko notebooks verify`` ran, see
+  ``jaxko.sphinxext.korean_outputs``).
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ extensions = [
     "jaxko.sphinxext.api_links",
     # The Korean site: i18n fixes, banner, search, glossary/progress pages (jaxko/site).
     "jaxko.site",
+    "jaxko.sphinxext.korean_outputs",
+    "jaxko.sphinxext.build_progress",
+    "jaxko.sphinxext.offline_math",  # MathJax from PyPI (sphinx-mathjax-offline), no CDN
 ]
 if SCOPE == "full":
     extensions.append("sphinx.ext.viewcode")

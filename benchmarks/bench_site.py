@@ -1,6 +1,7 @@
 """The Korean site: build speed, rebuild after one .po edit, Korean search recall.
 
-`python benchmarks/bench_site.py [speed] [rebuild] [search]` (all three by default;
+`python benchmarks/bench_site.py [speed] [rebuild] [search] [audit]` (the first three by
+default;
 `make bench` runs it as `run.py site`). Prints markdown for BENCHMARKS.md.
 
 * speed: a fresh `jaxko site build --no-execute` of the narrative scope in Korean and
@@ -9,6 +10,8 @@
 * rebuild: after the Korean build, one message of one catalog changes (a copy of
   locale/ under _build/bench, so the committed catalogs stay untouched) and the site
   is built again: seconds, and how many HTML pages were written again.
+* audit: ``jaxko site audit`` over a fresh Korean build, best of five, and its share of
+  that build's time.
 * search: 40 queries (two-syllable nouns, longer nouns, nouns typed with a particle,
   mixed Korean/English) run by Sphinx's own searchtools.js in Node against the built
   index, once with jaxko's Korean search and once with Sphinx's fallback for 'ko'
@@ -223,6 +226,32 @@ def bench_search(locale: Path) -> list[str]:
     return lines + detail
 
 
+def bench_audit(locale: Path, rounds: int = 5) -> list[str]:
+    """`jaxko site audit` on the full Korean site, against the build that made it."""
+    from jaxko.site import audit
+
+    ko = BENCH / "html-ko"
+    fresh(ko)
+    built = build_site(ko, language="ko", locale=locale)
+    times, result = [], None
+    for _ in range(rounds):
+        started = time.perf_counter()
+        result = audit.audit(ko, locale, srcdir=paths.staged_docs(ROOT))
+        times.append(time.perf_counter() - started)
+    best = min(times)
+    return [
+        "### Applied-translation audit (`jaxko site audit`)\n",
+        "| what | pages | translated messages checked | findings | wall (s), best of "
+        f"{rounds} |", "|---|---:|---:|---:|---:|",
+        f"| audit of `_build/html` | {result.pages} | {result.messages} | "
+        f"{len(result.findings)} | {best:.2f} |",
+        f"| the fresh Korean build it audits (`--no-execute`) | {built.pages} | | | "
+        f"{built.seconds:.1f} |",
+        "",
+        f"The audit adds **{best / built.seconds:.1%}** to a fresh build (same run).\n",
+    ]
+
+
 def main(argv: list[str]) -> int:
     wanted = argv or ["speed", "rebuild", "search"]
     BENCH.mkdir(parents=True, exist_ok=True)
@@ -240,6 +269,8 @@ def main(argv: list[str]) -> int:
         out += bench_rebuild(locale)
     if "search" in wanted:
         out += bench_search(locale)
+    if "audit" in wanted:
+        out += bench_audit(locale)
     out.append(f"(benchmark wall time {time.perf_counter() - started:.0f} s)\n")
     print("\n".join(out))
     return 0

@@ -171,3 +171,79 @@ def test_unchecked_code_is_reported_unchecked_in_a_scrubbed_environment(project,
         encoding="utf-8")
     assert "SECRET=absent" in executed and "hunter2" not in executed
     assert f"HOME={Path.home()}" not in executed
+
+
+# ------------------------------------------------------------------ sharded verification
+
+from jaxko.notebooks import shards  # noqa: E402
+
+
+def test_shards_partition_the_notebooks_exactly_and_deterministically(tmp_path):
+    notebooks = []
+    for i in range(10):
+        path = tmp_path / f"nb{i}.ipynb"
+        path.write_text("x" * (100 * (i + 1)), encoding="utf-8")
+        notebooks.append((f"nb{i}.ipynb", path))
+    everything = {rel for rel, _ in notebooks}
+    for durations in ({}, {"nb0.ipynb": 500.0, "nb9.ipynb": 1.0}):
+        weight = shards.weights(notebooks, durations)
+        parts = shards.split(weight, 3)
+        assert len(parts) == 3
+        assert set().union(*parts) == everything
+        assert sum(len(p) for p in parts) == len(everything)  # no overlap
+        assert shards.split(weight, 3) == parts  # the same on every runner
+        loads = [sum(weight[r] for r in p) for p in parts]
+        assert max(loads) - min(loads) <= max(weight.values())  # LPT's bound
+    # Recorded seconds move a notebook: the slow one gets a shard of its own.
+    recorded = {rel: 1.0 for rel, _ in notebooks} | {"nb0.ipynb": 100.0}
+    parts = shards.split(shards.weights(notebooks, recorded), 3)
+    assert ["nb0.ipynb"] in parts
+
+
+def test_merged_shard_reports_equal_an_unsharded_run(project, jaxko, tmp_path):
+    _edit_msgstr(project, "def add_one", "def add_one", "def 하나_더하기")  # planted failure
+    _build(project, static_check=False)
+    env = {"JAXKO_ROOT": str(project)}
+    common = ("notebooks", "verify", "--srcdir", str(DOCS), "-n", "1", "--force",
+              "--format", "json")
+    whole = jaxko(*common, "--report", str(tmp_path / "whole.json"),
+                  "--junit-xml", str(tmp_path / "whole.xml"), env=env)
+    assert whole.returncode == 1, whole.stderr
+    reports = []
+    for index in (1, 2, 3):
+        out = tmp_path / f"shard{index}.json"
+        proc = jaxko(*common, "--shard", f"{index}/3", "--report", str(out),
+                     "--junit-xml", str(tmp_path / f"shard{index}.xml"), env=env)
+        assert proc.returncode in (0, 1), proc.stderr
+        reports.append(out)
+    shard_rows = [json.loads(p.read_text())["results"] for p in reports]
+    names = [row["notebook"] for rows in shard_rows for row in rows]
+    assert len(names) == len(set(names)) == 3  # a partition of the three notebooks
+
+    merged = jaxko("notebooks", "report", "merge", *map(str, reports), "--report",
+                   str(tmp_path / "merged.json"), "--junit-xml", str(tmp_path / "merged.xml"),
+                   env=env)
+    assert merged.returncode == 1  # the planted failure fails the merged run too
+    expected = json.loads((tmp_path / "whole.json").read_text())
+    got = json.loads((tmp_path / "merged.json").read_text())
+
+    def outcome(report):
+        return [(r["notebook"], r["status"], r["cell"], r["error"]) for r in report["results"]]
+
+    assert outcome(got) == outcome(expected)
+    assert got["counts"] == expected["counts"]
+    junit = ElementTree.parse(tmp_path / "merged.xml").getroot()
+    assert junit.get("tests") == "3" and junit.get("failures") == expected_failures(expected)
+
+    # A missing shard, or one given twice, is refused with one line.
+    missing = jaxko("notebooks", "report", "merge", str(reports[0]), str(reports[1]), env=env)
+    twice = jaxko("notebooks", "report", "merge", *map(str, reports), str(reports[0]), env=env)
+    for proc in (missing, twice):
+        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+        assert "Traceback" not in proc.stderr
+    assert "in no shard report" in missing.stderr or "in two shard reports" in missing.stderr
+    assert "in two shard reports" in twice.stderr
+
+
+def expected_failures(report: dict) -> str:
+    return str(report["counts"]["failed"])

@@ -108,7 +108,7 @@ def footer_author(result: site_build.SiteResult, name: str) -> str:
 def test_footer_names_the_authors_in_natural_korean(site, baseline):
     """sphinx-book-theme's Korean catalog renders the footer's "By" as a bare particle."""
     for name in ("index", "guide", "notebook"):
-        assert footer_author(site, name) == "작성: The JAX authors", name
+        assert footer_author(site, name) == "© The JAX authors", name
     # the theme's own catalog (if this fails, the theme fixed it: drop the override)
     assert footer_author(baseline, "guide") == "으로 The JAX authors"
 
@@ -134,7 +134,7 @@ def test_theme_message_override_wraps_once_and_unwraps():
         theme.install(theme.MESSAGES["ko"])   # a second build in the same process
         wrapped = locale.translators[key]
         assert wrapped.wrapped is catalog
-        assert wrapped.gettext("By") == "작성:" and wrapped.gettext("Contents") == "Contents"
+        assert wrapped.gettext("By") == "©" and wrapped.gettext("Contents") == "Contents"
         theme.install({})
         assert locale.translators[key] is catalog
     finally:
@@ -216,7 +216,8 @@ def test_banner_of_a_partly_translated_page(site):
     assert "번역 83%" in banner
     assert "아직 번역되지 않은 부분은 영어 원문으로 표시됩니다" in banner
     assert 'href="https://docs.jax.dev/en/latest/guide.html"' in banner
-    assert "번역: 김역자" in banner and "검수: 이검수" in banner
+    assert "번역: 김역자" in banner and "검수 예정: 이검수" in banner
+    assert "아직 검수되지 않았습니다" in banner  # no review records in the fixture
     # the untranslated paragraph is shown in English
     assert "This paragraph stays in English in the Korean site." in body
 
@@ -289,6 +290,22 @@ def test_korean_search_indexes_nouns_without_particles(site, baseline):
     assert "mystnb" in docs_for(ours, stem("예측"))
     # a standalone particle after inline code (`len`을) is not a term
     assert not {"을", stem("을")} & set(ours["terms"])
+
+
+def test_kiwi_nouns_are_kept_between_builds(site, tmp_path):
+    """The rebuild re-indexes pages from the noun cache: no new entry, file not rewritten."""
+    cache = site.outdir.parent / ".doctrees" / site.outdir.name / "jaxko-nouns.json"
+    data = json.loads(cache.read_text(encoding="utf-8"))
+    assert data["signature"].startswith("kiwipiepy ")
+    assert any("배열" in nouns for nouns in data["nouns"].values())
+    before = (cache.stat().st_mtime_ns, search_index(site))
+    (site.outdir.parent / "docs" / "guide.md").touch()  # written and indexed again
+    again = site_build.build(
+        execute=False, srcdir=site.outdir.parent / "docs", outdir=site.outdir,
+        locale_dir=SITE / "locale", glossary=SITE / "glossary.yaml",
+        overrides={"jaxko_notebooks_dir": str(site.outdir.parent / "notebooks-ko"),
+                   "jaxko_github_repo": "jax-docs-ko/jax-docs-ko"})
+    assert (cache.stat().st_mtime_ns, search_index(again)) == before
 
 
 def test_search_language_code_reaches_the_browser(site):
@@ -366,7 +383,7 @@ def page_at(outdir: Path, name: str) -> str:
 
 
 def test_notebooks_execute_once_then_come_from_the_cache(tmp_path):
-    """`jaxko site build` (execute=True): real execution, then MyST-NB's cache."""
+    """MyST-NB's own execution and cache (the `--language en` build): run once, then cached."""
     import subprocess
     import sys
 

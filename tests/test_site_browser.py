@@ -41,7 +41,12 @@ def served_site(tmp_path_factory):
     result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
                               locale_dir=FIXTURES / "site" / "locale",
                               glossary=FIXTURES / "site" / "glossary.yaml")
-    handler = functools.partial(QuietHandler, directory=str(result.outdir))
+    yield from serve(result.outdir)
+
+
+def serve(outdir: Path):
+    """Serve a built site on a free local port for the module's tests."""
+    handler = functools.partial(QuietHandler, directory=str(outdir))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -144,7 +144,7 @@ def test_text_and_markdown(capsys):
     assert "Total: 3 documents, 5/13 messages translated" in text
     assert main(["stats", "--locale-dir", str(STATS), "--format", "markdown"]) == 0
     markdown = capsys.readouterr().out
-    assert "| 시작하기 | `index.rst` | 3 | 2 | 3 | 37.5% | kim | lee, park | 검토 중 |" in markdown
+    assert "| 시작하기 | `index.rst` | 3 | 2 | 3 | 37.5% | 0.0% | kim | lee, park | 검토 중 |" in markdown
 
 
 def test_document_stats_for_the_site():
@@ -178,3 +178,38 @@ def test_unknown_section_and_bad_assignments(tmp_path, capsys):
     assert main(["stats", "--locale-dir", str(STATS), "--assignments", str(bad)]) == 2
     err = capsys.readouterr().err
     assert f"{bad}:3: index.rst: unknown status 'finished'" in err
+
+
+def test_prose_counts_exclude_messages_copied_unchanged(tmp_path, capsys):
+    # honest coverage: a code block whose msgstr equals its msgid is translated but no
+    # Korean prose; stats reports it apart
+    catalogs_dir = tmp_path / "locale" / "ko" / "LC_MESSAGES"
+    catalogs_dir.mkdir(parents=True)
+    (catalogs_dir / "doc.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        '#: doc.md:1\nmsgid "Hello world"\nmsgstr "안녕하세요"\n\n'
+        '#: doc.md:2\nmsgid "x = jnp.ones(3)"\nmsgstr "x = jnp.ones(3)"\n\n'
+        '#: doc.md:3\nmsgid "`jax.jit`"\nmsgstr "`jax.jit`"\n\n'
+        '#: doc.md:4\nmsgid "Untranslated"\nmsgstr ""\n', encoding="utf-8")
+    data = stats_json(capsys, "--locale-dir", str(tmp_path / "locale"))
+    (doc,) = data["documents"]
+    assert doc["messages"]["translated"] == 3
+    assert doc["translated_prose"] == 1 and doc["translated_copied"] == 2
+    assert doc["percent_prose"] == 25.0
+    assert main(["stats", "--locale-dir", str(tmp_path / "locale")]) == 0
+    assert "Prose: 1/4 translated messages whose Korean differs from the English" \
+        in capsys.readouterr().out
+
+
+def test_prose_counts_match_polib_on_real_catalogs(tmp_path, capsys):
+    shutil.copytree(ROOT / "locale" / "ko", tmp_path / "locale" / "ko")
+    data = stats_json(capsys, "--locale-dir", str(tmp_path / "locale"))
+    catalogs_dir = tmp_path / "locale" / "ko" / "LC_MESSAGES"
+    want = 0
+    for doc in data["documents"]:
+        po = polib.pofile(str(catalogs_dir / f"{doc['document']}.po"))
+        prose = sum(1 for e in po.translated_entries() if e.msgstr != e.msgid)
+        assert doc["translated_prose"] == prose, doc["document"]
+        want += prose
+    assert data["total"]["translated_prose"] == want
+    assert data["total"]["translated_copied"] == data["total"]["messages"]["translated"] - want

@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "notebooks",
     "site",
     "stats",
+    "review",
     "assign",
     "tm",
     "glean",

@@ -111,7 +111,7 @@ class Entry:
     entries: int
     checked: int
     suppressed: int
-    findings: list[list]                   # [line, rule, severity, message, msgid, suggestion]
+    findings: list[list]                   # [line, rule, severity, message, msgid, suggestion, msgstr]
     records: list                          # flat: key hash, msgstr hash, line, suppressed, ...
 
     def valid(self, digest: str | None, srcdir: Path | None) -> bool:
@@ -136,8 +136,9 @@ def _entry(raw) -> Entry | None:
                   for k, v in entry.sources.items())
           and all(isinstance(n, int) for n in (entry.entries, entry.checked, entry.suppressed))
           and isinstance(entry.findings, list)
-          and all(isinstance(f, list) and len(f) == 6 and isinstance(f[0], int)
+          and all(isinstance(f, list) and len(f) == 7 and isinstance(f[0], int)
                   and all(isinstance(x, str) for x in f[1:5]) and (f[5] is None or isinstance(f[5], str))
+                  and isinstance(f[6], str)
                   for f in entry.findings)
           and isinstance(entry.records, list) and len(entry.records) % 4 == 0)
     return entry if ok else None

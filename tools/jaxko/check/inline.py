@@ -78,7 +78,7 @@ _MYST = re.compile(
 )
 
 _RST = re.compile(
-    r"``(?P<lit_body>[^\s`\x00](?:[^\x00]*?[^\s`\x00])?)``(?!`)"
+    r"``(?P<lit_body>[^\s`\x00](?:[^\x00]*?[^\s`\x00])??)``(?!`)"
     r"|:(?P<role_name>[A-Za-z][\w.:+-]*?):`(?P<role_body>(?:[^`\\\x00]++|\\[^\x00])+)`(?P<role_ref>__?)?"
     r"|`(?P<interp_body>(?:[^`\\\x00]++|\\[^\x00])+)`(?::(?P<role_suffix>[A-Za-z][\w.:+-]*?):)?(?P<interp_ref>__?)?"
     r"|\|(?P<subst_name>[^|\s\x00](?:[^|\n\x00]*[^|\s\x00])?)\|(?P<subst_ref>__?)?"
@@ -315,5 +315,10 @@ def _is_external(target: str) -> bool:
     return bool(_SCHEME.match(target.strip()))
 
 
+_LANGUAGE_SEGMENT = re.compile(r"(?<=[^/])/ko(?:[-_]kr)?(?=/)", re.I)
+
+
 def normalise_url(url: str) -> str:
-    return url.strip().rstrip("/")
+    """A URL as compared: without a final slash, and without a Korean language segment
+    (``docs.python.org/ko/3.12/…`` is the Korean edition of the same page)."""
+    return _LANGUAGE_SEGMENT.sub("", url.strip(), count=1).rstrip("/")

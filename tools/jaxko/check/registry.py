@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 
-SEVERITIES = ("error", "warning")
+SEVERITIES = ("error", "warning", "info")  # info: not shown unless asked (--show-info)
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,7 @@ class Hit:
 
     message: str
     suggestion: str | None = None
+    severity: str | None = None   # this hit's severity when not the rule's (info: a hint)
 
 
 @dataclass(frozen=True, order=True)
@@ -61,11 +62,12 @@ class Finding:
     message: str = field(compare=False)
     msgid: str = field(compare=False, default="")
     suggestion: str | None = field(compare=False, default=None)
+    msgstr: str = field(compare=False, default="")
 
     def as_dict(self) -> dict:
         return {"path": self.path, "line": self.line, "rule": self.rule,
                 "severity": self.severity, "message": self.message, "msgid": self.msgid,
-                "suggestion": self.suggestion}
+                "msgstr": self.msgstr, "suggestion": self.suggestion}
 
 
 @dataclass(frozen=True)

@@ -263,8 +263,9 @@ def check_messages(messages, state: _State) -> tuple[list[Finding], int, int]:
                     continue
                 if isinstance(hit, str):
                     hit = Hit(hit)
-                findings.append(Finding(message.path, message.line, rule_.name, rule_.severity,
-                                        hit.message, msgid, hit.suggestion))
+                findings.append(Finding(message.path, message.line, rule_.name,
+                                        hit.severity or rule_.severity,
+                                        hit.message, msgid, hit.suggestion, message.msgstr))
     return findings, checked, suppressed
 
 
@@ -399,13 +400,14 @@ def _open_cache(options: Options, glossary_name: str | None, state: _State):
 def _to_cache(outcome: _FileResult) -> cache_model.Entry:
     return cache_model.Entry(
         outcome.digest, outcome.sources, outcome.entries, outcome.checked, outcome.suppressed,
-        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion] for f in outcome.findings],
+        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion, f.msgstr]
+         for f in outcome.findings],
         [value for record in outcome.records for value in record])
 
 
 def _from_cache(path: str, entry: cache_model.Entry) -> _FileResult:
-    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion)
-                for line, rule_, severity, message, msgid, suggestion in entry.findings]
+    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion, msgstr)
+                for line, rule_, severity, message, msgid, suggestion, msgstr in entry.findings]
     flat = entry.records
     records = list(zip(flat[0::4], flat[1::4], flat[2::4], flat[3::4]))
     return _FileResult(findings, records, entry.entries,
@@ -478,7 +480,7 @@ def _consistency(records) -> list[Finding]:
         if key in conflicting and (name, line) in texts:
             msgctxt, msgid, msgstr = texts[(name, line)]
             full.append(((msgctxt, msgid), msgstr, name, line, msgid, suppressed))
-    return consistency.find_inconsistent(full)
+    return consistency.find_inconsistent(full, _STATE.context.matcher)
 
 
 def _load_glossary(options: Options) -> tuple[glossary_model.Glossary, str | None]:

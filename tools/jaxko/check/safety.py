@@ -7,6 +7,7 @@ the msgid lacks are errors, whatever else the msgstr does.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 
@@ -95,11 +96,17 @@ def new_url(message: Message, context: Context):
         location: installation.md:12
         msgid: Install JAX with [pip](https://pip.pypa.io).
         msgstr: "[pip](https://pip.pypa.io)로 JAX를 설치하세요."
+
+    Good::
+
+        location: library/uu.rst:3
+        msgid: The last version was `Python 3.12 <https://docs.python.org/3.12/library/uu.html>`_.
+        msgstr: 마지막 버전은 `파이썬 3.12 <https://docs.python.org/ko/3.12/library/uu.html>`_\\ 입니다.
     """
-    source = set(inline.urls(msgid_inlines(message)))
+    source = {inline.normalise_url(u) for u in inline.urls(msgid_inlines(message))}
     for url in inline.urls(msgstr_inlines(message)):
         # Script and data URLs (no `//`) are safety.url-scheme's.
-        if url not in source and ("//" in url or url.startswith("mailto:")):
+        if inline.normalise_url(url) not in source and ("//" in url or url.startswith("mailto:")):
             yield Hit(f"external URL `{url}` is not in the msgid; the published page may not "
                       "link anywhere the original does not")
 
@@ -129,3 +136,47 @@ def raw_directive(message: Message, context: Context):
             source[key] -= 1
             continue
         yield Hit(f"`{match.group(0).strip()}` embeds raw content and is not in the msgid")
+
+
+# Files a message can make the build read or copy: download roles, image and figure
+# directives (reST and MyST), Markdown images, includes.
+_FILE_REFERENCE = re.compile(
+    r"(?::download:|\{download\})`(?:[^`<]*<)?([^`>]+)>?`"
+    r"|^\s*\.\.\s+(?:image|figure|include|literalinclude)::\s*(\S+)"
+    r"|(?:`{3,}|~{3,}|:{3,})\s*\{(?:image|figure|include|literalinclude)\}\s*(\S+)"
+    r"|!\[[^\]]*\]\(\s*<?([^)\s>]+)", re.I | re.M)
+
+
+def file_references(text: str) -> Counter:
+    """The files a message references, normalised (``./a.png`` and ``a.png`` agree)."""
+    found = Counter()
+    for match in _FILE_REFERENCE.finditer(text):
+        target = next(g for g in match.groups() if g)
+        found[os.path.normpath(target.strip())] += 1
+    return found
+
+
+@rule("safety.file", severity="error", needs=("download", "image", "figure", "include", "!["),
+      blocks=(TEXT, CODE, MATH))
+def file_reference(message: Message, context: Context):
+    """The msgstr makes the build read or copy a file the msgid does not reference
+    (a download, image, figure or include target).
+
+    Bad::
+
+        location: index.md:7
+        msgid: Download the notebook.
+        msgstr: "노트북을 내려받으세요. {download}`비밀 <../../../etc/passwd>`"
+
+    Good::
+
+        location: index.md:7
+        msgid: Download {download}`the notebook <quickstart.ipynb>`.
+        msgstr: "{download}`노트북 <quickstart.ipynb>`을 내려받으세요."
+    """
+    if message.block == CODE and message.language not in (None, "rst", "md", "markdown", "myst"):
+        return
+    extra = file_references(message.msgstr) - file_references(message.msgid)
+    for target in extra.elements():
+        yield Hit(f"file reference `{target}` is not in the msgid; a translation may not make "
+                  "the build read or copy other files")

@@ -86,6 +86,19 @@ class _Phrase:
     case_sensitive: bool
 
 
+_PARTICLE_FINALS = ("이", "가", "은", "는", "을", "를", "의", "에", "로", "와", "과", "도", "만")
+
+
+def _particle_split(written: str) -> bool:
+    """Whether a word before a space in ``written`` ends in a particle (모듈이 제거: 모듈 +
+    이, then the space), so the spaced text is two words, not a spaced term. By the last
+    syllable, not a morpheme analyser: this runs inside the check, where loading one costs
+    more than the whole run (a spaced term whose first word ends in 이, 넘파이 배열, is
+    missed rather than a particle reported as spacing)."""
+    words = written.split()
+    return any(len(word) >= 2 and word.endswith(_PARTICLE_FINALS) for word in words[:-1])
+
+
 class Found(NamedTuple):
     """A match of :class:`Strings`: what the rules read of an ``re.Match``."""
 
@@ -308,7 +321,11 @@ class TermMatcher:
         for match in self.spaceless_strings.finditer(compact):
             start = positions[match.start()]
             end = positions[match.end() - 1] + 1
+            if start > 0 and "가" <= text[start - 1] <= "힣":
+                continue  # starts inside a word: 모듈이 제거 is not 이제 spaced
             written = text[start:end]
+            if " " in written and _particle_split(written):
+                continue  # 모듈이 제거: a particle ends the word before the space
             for rendering in self.spaceless_renderings.get(match.group(0), ()):
                 if written != rendering:
                     found.setdefault(rendering, written)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from jaxko import paths, scope
+from jaxko.notebooks import shards
 
 
 class _Renamed(argparse.Action):
@@ -70,12 +71,31 @@ def register(sub) -> None:
                         "such notebooks are reported as 'unchecked', never 'passed' "
                         "(see docs/threat-model.md)")
     p.add_argument("--no-static-check", action=_Renamed, nargs=0, help=argparse.SUPPRESS)
+    p.add_argument("--shard", metavar="I/N",
+                   help="run only shard I of N (a deterministic share, balanced by "
+                        "--durations or by size); merge the reports with `report merge`")
+    p.add_argument("--durations", type=Path, metavar="REPORT",
+                   help="a previous report.json whose seconds balance the shards (give every "
+                        "shard the same file)")
     p.add_argument("--notebooks-dir", type=Path, help="default: _build/notebooks/ko")
     p.add_argument("--srcdir", type=Path, help="upstream docs (default: _build/upstream/docs)")
     p.add_argument("--report", type=Path, help="default: _build/notebooks/report.json")
     p.add_argument("--junit-xml", type=Path, help="default: _build/notebooks/junit.xml")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run_verify)
+
+    p = actions.add_parser(
+        "report", help="merge the reports of sharded verify runs",
+        description="`jaxko notebooks report merge REPORT...`: one report.json, JUnit XML and "
+                    "table from the report.json of each `verify --shard I/N` run, as an "
+                    "unsharded run writes them. Exit 2 if a notebook is in no report or in two; "
+                    "exit 1 if any failed.")
+    p.add_argument("report_action", choices=("merge",), metavar="merge")
+    p.add_argument("reports", nargs="+", type=Path, metavar="REPORT")
+    p.add_argument("--report", type=Path, help="default: _build/notebooks/report.json")
+    p.add_argument("--junit-xml", type=Path, help="default: _build/notebooks/junit.xml")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run_report_merge)
 
     p = actions.add_parser(
         "list", help="the notebooks in scope, and which are executed",
@@ -118,7 +138,23 @@ def run_verify(args) -> int:
     report = verify.verify(srcdir=args.srcdir, notebooks_dir=args.notebooks_dir,
                            platform=args.platform, workers=args.workers, timeout=args.timeout,
                            static_check=not args.allow_unchecked_code, force=args.force,
-                           only=args.notebooks or None, progress=sys.stderr.isatty(), log=log)
+                           only=args.notebooks or None, progress=sys.stderr.isatty(), log=log,
+                           shard=shards.Shard.parse(args.shard) if args.shard else None,
+                           durations=args.durations)
+    out = paths.build_dir() / "notebooks"
+    verify.write_json(report, args.report or out / "report.json")
+    verify.write_junit(report, args.junit_xml or out / "junit.xml")
+    if args.format == "json":
+        print(json.dumps(report.as_dict(), ensure_ascii=False))
+    else:
+        print(verify.format_table(report))
+    return 1 if report.failed else 0
+
+
+def run_report_merge(args) -> int:
+    from jaxko.notebooks import verify
+
+    report = shards.merge(args.reports)
     out = paths.build_dir() / "notebooks"
     verify.write_json(report, args.report or out / "report.json")
     verify.write_junit(report, args.junit_xml or out / "junit.xml")

@@ -1,9 +1,15 @@
-"""``jaxko site build``: the Korean docs site into _build/html (make html)."""
+"""``jaxko site build`` (the Korean docs site into _build/html, make html) and
+``jaxko site audit`` (every translated message shows on its page)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import json
+
+from jaxko import paths
+from jaxko.errors import UserError
+from jaxko.site import audit as site_audit
 from jaxko.site import build as site_build
 
 
@@ -14,8 +20,10 @@ def register(sub) -> None:
     b = actions.add_parser(
         "build", help="build the site into _build/html (make html)",
         description="Run sphinx-build -b html -D language=ko over the staged upstream with "
-                    "locale/ (no network). Notebooks execute through MyST-NB's cache under "
-                    "_build/jupyter_cache, so a rebuild with unchanged code runs nothing.")
+                    "locale/ (no network). Notebook pages show the outputs of the Korean "
+                    "notebooks, executed by `jaxko notebooks verify` (only those whose code "
+                    "changed). Then the applied-translation audit (`jaxko site audit`) runs "
+                    "and prints its summary. Progress goes to stderr.")
     b.add_argument("--no-execute", action="store_true",
                    help="render stored notebook outputs only (fast; for development)")
     b.add_argument("--language", "-l", default="ko",
@@ -31,8 +39,23 @@ def register(sub) -> None:
                    help="do not rebuild the Korean notebooks offered for download first")
     b.add_argument("--jobs", "-j", default="1", help="Sphinx worker processes (default 1)")
     b.add_argument("--strict", action="store_true",
-                   help="exit 1 on i18n warnings or on warnings not on the accepted list")
+                   help="exit 1 on i18n warnings, warnings not on the accepted list, "
+                        "audit findings, or translations the security gate kept off the site")
     b.set_defaults(func=run_build)
+    a = actions.add_parser(
+        "audit", help="check that every translated message shows on its page",
+        description="After a build: every translated, non-fuzzy message of each page's "
+                    "catalog must be visible in the page, and a page whose catalog is complete "
+                    "must have no English-only heading, paragraph, list item or table cell. "
+                    "Each miss is reported as catalog:line, msgid and why. Exit 1 on any.")
+    a.add_argument("outdir", nargs="?", type=Path, default=None,
+                   help="built site (default _build/html)")
+    a.add_argument("--locale-dir", type=Path, help="catalogs (default locale/)")
+    a.add_argument("--srcdir", type=Path,
+                   help="docs tree, to tell reST pages from MyST (default _build/upstream/docs)")
+    a.add_argument("--language", "-l", default="ko")
+    a.add_argument("--format", choices=("text", "json"), default="text")
+    a.set_defaults(func=run_audit)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 
 
@@ -41,7 +64,7 @@ def run_build(args) -> int:
                               scope=args.scope, srcdir=args.srcdir, outdir=args.outdir,
                               locale_dir=args.locale_dir, glossary=args.glossary,
                               assignments=args.assignments, jobs=args.jobs,
-                              notebooks=not args.no_notebooks)
+                              notebooks=not args.no_notebooks, progress=True)
     unexpected = result.unexpected
     i18n = result.i18n_warnings
     print(f"built {result.pages} pages ({result.language}) into {result.outdir} in "
@@ -49,8 +72,36 @@ def run_build(args) -> int:
           f"translations, {len(unexpected)} not on the accepted list")
     for line in unexpected:
         print(f"  {line}")
+    for blocked in result.blocked:
+        print(f"blocked: {blocked.format()}")
+    if result.blocked:
+        print(f"{len(result.blocked)} translations kept off the site by the security gate "
+              "(docs/threat-model.md)")
     if result.notebooks or result.notebook_errors:
         print(f"{result.notebooks} Korean notebooks offered for download"
               + (f"; {len(result.notebook_errors)} refused (see `jaxko notebooks build`)"
                  if result.notebook_errors else ""))
-    return 1 if args.strict and (unexpected or i18n) else 0
+    audited = None
+    if result.language != "en":
+        audited = site_audit.audit(result.outdir, (args.locale_dir or paths.locale_dir()).resolve(),
+                                   result.language, srcdir=args.srcdir or paths.staged_docs())
+        print(audited.summary() + (" (see `jaxko site audit`)" if audited.findings else ""))
+        for finding in audited.findings[:20]:
+            print(f"  {finding.format()}")
+    failed = bool(unexpected or i18n or result.blocked or (audited and audited.findings))
+    return 1 if args.strict and failed else 0
+
+
+def run_audit(args) -> int:
+    outdir = (args.outdir or paths.build_dir() / "html").resolve()
+    if not outdir.is_dir():
+        raise UserError("no built site here; run `jaxko site build` first", outdir)
+    result = site_audit.audit(outdir, (args.locale_dir or paths.locale_dir()).resolve(),
+                              args.language, srcdir=args.srcdir or paths.staged_docs())
+    if args.format == "json":
+        print(json.dumps(result.as_json(), ensure_ascii=False, indent=2))
+    else:
+        for finding in result.findings:
+            print(finding.format())
+        print(result.summary())
+    return 1 if result.findings else 0

@@ -44,7 +44,7 @@ from jaxko import paths, scope
 from jaxko.catalogs import write_text_atomic
 from jaxko.codetokens import first_difference
 from jaxko.errors import UserError
-from jaxko.notebooks import build, sources
+from jaxko.notebooks import build, shards, sources
 
 CACHE_VERSION = 1
 KERNEL_NAME = "jaxko-python"
@@ -82,6 +82,7 @@ class VerifyReport:
     results: list[NotebookResult] = field(default_factory=list)
     wall_seconds: float = 0.0
     executed_seconds: float = 0.0  # wall time of the nbmake run alone
+    shard: dict | None = None      # {"index", "count", "notebooks": the whole scope}
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -107,6 +108,7 @@ class VerifyReport:
             "slowest": slowest.as_dict() if slowest else None,
             "counts": {s: self.count(s) for s in STATUSES},
             "results": [r.as_dict() for r in self.results],
+            **({"shard": self.shard} if self.shard else {}),
         }
 
 
@@ -180,6 +182,11 @@ def _kernel_env(platform: str, run_dir: Path) -> dict[str, str]:
 # ------------------------------------------------------------------------------ cache
 
 
+def executed_dir(root: Path | None = None) -> Path:
+    """Where the executed Korean notebooks are copied (the site shows their outputs)."""
+    return paths.build_dir(root) / "notebooks" / "executed"
+
+
 def cache_path(root: Path | None = None) -> Path:
     return paths.build_dir(root) / "notebooks" / "verify-cache.json"
 
@@ -243,8 +250,13 @@ def static_differences(upstream: sources.ReadNotebook, korean: nbformat.Notebook
 def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
            platform: str = "cpu", workers: str | int = "auto", timeout: int = 600,
            static_check: bool = True, force: bool = False, only: list[str] | None = None,
-           progress: bool = False, log=None) -> VerifyReport:
-    """Verify the Korean notebooks; see the module docstring for the outcomes."""
+           progress: bool = False, log=None, shard: shards.Shard | None = None,
+           durations: Path | None = None) -> VerifyReport:
+    """Verify the Korean notebooks; see the module docstring for the outcomes.
+
+    With ``shard``, only that deterministic share of the notebooks in scope (balanced by
+    the seconds in the ``durations`` report, else by size; :mod:`.shards`); the report
+    lists the whole scope so that `jaxko notebooks report merge` can check the shards."""
     started = time.perf_counter()
     if platform not in PLATFORMS:
         raise UserError(f"--platform must be one of {', '.join(PLATFORMS)}")
@@ -257,6 +269,13 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
         raise UserError("no Korean notebooks here; run `jaxko notebooks build` first",
                         notebooks_dir)
     chosen = build.select(sources.find_notebooks(srcdir), only)
+    shard_info = None
+    if shard is not None:
+        scope_rels = [s.rel for s in chosen]
+        weight = shards.weights([(s.rel, s.path) for s in chosen], shards.read_durations(durations))
+        mine = set(shards.split(weight, shard.count)[shard.index - 1])
+        chosen = [s for s in chosen if s.rel in mine]
+        shard_info = {"index": shard.index, "count": shard.count, "notebooks": scope_rels}
     env_info = environment(platform)
     options = {"platform": platform, "timeout": timeout}
     if not static_check:
@@ -336,7 +355,7 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
             if result.status in ("passed", "cached"):
                 result.status = "unchecked"
     report = VerifyReport(platform, count, env_info, options,
-                          [results[s.rel] for s in chosen])
+                          [results[s.rel] for s in chosen], shard=shard_info)
     report.executed_seconds = executed_seconds
     report.wall_seconds = time.perf_counter() - started
     return report
@@ -345,7 +364,7 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
 def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout: int,
              progress: bool) -> list[NotebookResult]:
     """Run the jobs with nbmake in a temporary folder; results in job order."""
-    executed_dir = paths.build_dir(root) / "notebooks" / "executed"
+    executed_to = executed_dir(root)
     with tempfile.TemporaryDirectory(prefix="jaxko-notebooks-") as tmp:
         run_dir = Path(tmp)
         _write_kernelspec(run_dir)
@@ -385,7 +404,7 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
             event = outcomes.get(job.source.ipynb_rel)
             results.append(_result(job, target, event))
             if target.is_file():
-                dest = executed_dir / job.source.ipynb_rel
+                dest = executed_to / job.source.ipynb_rel
                 write_text_atomic(dest, target.read_text(encoding="utf-8"))
     return results
 

@@ -2,8 +2,11 @@
 
 One extension per concern, each a module with its own ``setup``:
 
+* :mod:`.gate`: no download or image from outside the docs tree is copied;
 * :mod:`.i18n`: translated MyST/notebook messages parse as written (MyST-NB#587,
   MyST-Parser#444);
+* :mod:`jaxko.sphinxext.translated_markup`: a msgstr that reads as block markup
+  ("1. …", "- …") stays the heading/paragraph it translates;
 * :mod:`.search`: Korean search language (particles stripped on both sides, Kiwi nouns);
 * :mod:`.status`: per-page banner (progress, credits, English original, downloads);
 * :mod:`.pages`: the 번역 용어집 and 번역 현황 pages, linked from the navigation;
@@ -14,7 +17,9 @@ One extension per concern, each a module with its own ``setup``:
 from __future__ import annotations
 
 MODULES = (
+    "jaxko.site.gate",
     "jaxko.site.i18n",
+    "jaxko.sphinxext.translated_markup",
     "jaxko.site.search",
     "jaxko.site.status",
     "jaxko.site.pages",

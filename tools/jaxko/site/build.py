@@ -6,11 +6,20 @@ outputs come from real execution through MyST-NB's cache (``JAXKO_EXECUTE=cache`
 cache under ``_build/jupyter_cache``): a rebuild with unchanged code executes nothing,
 and the notebooks in ``scope.EXECUTION_EXCLUDES`` keep their stored outputs.
 ``execute=False`` renders stored outputs only (fast; development and tests).
+
+For the Korean site, execution is ``jaxko notebooks verify``'s: it runs the Korean
+notebooks (only those whose code changed since their last pass), the pages show those
+outputs (``jaxko.sphinxext.korean_outputs``) and the downloadable Korean ``.ipynb``
+files carry them; MyST-NB executes nothing. ``language="en"`` keeps MyST-NB's cache.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sys
+import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +27,7 @@ from pathlib import Path
 from jaxko import paths
 from jaxko.errors import UserError
 from jaxko.extract import accepted_reason, run_sphinx, sphinx_env
+from jaxko.site import gate as site_gate
 
 # Warnings of Sphinx's i18n step: a translated message whose references differ from
 # the original's, or a msgstr that failed to parse (its location ends in <translated>).
@@ -37,6 +47,8 @@ class SiteResult:
     warnings: list[str] = field(default_factory=list)
     notebooks: int = 0            # Korean notebooks written for download
     notebook_errors: list[str] = field(default_factory=list)
+    blocked: list = field(default_factory=list)  # site_gate.Blocked: kept off the site
+    verify: object = None         # the VerifyReport whose executions the pages show
 
     @property
     def i18n_warnings(self) -> list[str]:
@@ -60,12 +72,122 @@ def check_inputs(locale_dir: Path, language: str, assignments: Path | None) -> N
     stats.document_stats(locale_dir, language, assignments_path=assignments)
 
 
+class Progress:
+    """Stages of a build on stderr: live bars on a terminal, else one line per stage."""
+
+    def __init__(self, enabled: bool, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.live = enabled and self.stream.isatty()
+
+    def done(self, stage: str, started: float, detail: str = "") -> None:
+        if self.enabled:
+            took = time.perf_counter() - started
+            print(f"{stage}: {detail + ', ' if detail else ''}{took:.1f} s", file=self.stream,
+                  flush=True)
+
+    def start(self, stage: str) -> float:
+        if self.live:
+            print(f"{stage}...", file=self.stream, flush=True)
+        return time.perf_counter()
+
+    @contextlib.contextmanager
+    def sphinx(self, env: dict):
+        """Count documents read and pages written (jaxko.sphinxext.build_progress)."""
+        counts = {"read": 0, "doc": 0, "page": 0}
+        if not self.enabled:
+            yield counts
+            return
+        with tempfile.TemporaryDirectory(prefix="jaxko-progress-") as tmp:
+            events = Path(tmp) / "events"
+            events.touch()
+            env["JAXKO_PROGRESS_FILE"] = str(events)
+            stop = threading.Event()
+            watcher = threading.Thread(target=self._watch, args=(events, counts, stop),
+                                       daemon=True)
+            watcher.start()
+            try:
+                yield counts
+            finally:
+                stop.set()
+                watcher.join()
+                self._count(events, counts)
+
+    @staticmethod
+    def _count(events: Path, counts: dict) -> None:
+        counts.update(doc=0, page=0)
+        for line in events.read_text(encoding="utf-8").splitlines():
+            kind, _, value = line.partition(" ")
+            if kind == "read":
+                counts["read"] = int(value)
+            elif kind in counts:
+                counts[kind] += 1
+
+    def _watch(self, events: Path, counts: dict, stop: threading.Event) -> None:
+        if not self.live:
+            return
+        from tqdm import tqdm
+
+        reading = writing = None
+        while not stop.wait(0.5):
+            self._count(events, counts)
+            if counts["read"] and reading is None:
+                reading = tqdm(total=counts["read"], unit="doc", desc="reading", leave=False)
+            if reading is not None:
+                reading.update(counts["doc"] - reading.n)
+            if counts["page"] and writing is None:
+                writing = tqdm(unit="page", desc="writing pages", leave=False)
+            if writing is not None:
+                writing.update(counts["page"] - writing.n)
+        for bar in (reading, writing):
+            if bar is not None:
+                bar.close()
+
+
+def verify_mod():
+    from jaxko.notebooks import verify
+
+    return verify
+
+
+def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress: bool = False):
+    """Execute the Korean notebooks (verify: only those whose code changed) and put
+    each run's outputs into the notebook offered for download."""
+    import nbformat
+
+    from jaxko.catalogs import write_text_atomic
+    from jaxko.sphinxext.korean_outputs import stale
+
+    verify = verify_mod()
+    report = verify.verify(srcdir=srcdir, notebooks_dir=notebooks_dir, progress=progress)
+    failed = [r for r in report.results if r.status == "failed"]
+    if failed:
+        names = ", ".join(f"{r.notebook} (cell {r.cell}: {r.error})" if r.cell else
+                          f"{r.notebook} ({r.error})" for r in failed[:3])
+        raise UserError(f"{len(failed)} Korean notebook(s) failed: {names}; run "
+                        "`jaxko notebooks verify` for details", notebooks_dir)
+    executed_dir = verify.executed_dir()
+    for result in report.results:
+        if result.status not in ("passed", "cached"):
+            continue
+        rel = Path(result.notebook).with_suffix(".ipynb")
+        executed, download = executed_dir / rel, notebooks_dir / rel
+        if executed.is_file() and download.is_file():
+            ran = nbformat.read(str(executed), as_version=4)
+            if not stale(ran, download):
+                write_text_atomic(download, executed.read_text(encoding="utf-8"))
+    return report
+
+
 def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative",
           root: Path | None = None, srcdir: Path | None = None, outdir: Path | None = None,
           locale_dir: Path | None = None, glossary: Path | None = None,
           assignments: Path | None = None, jobs: str = "1", notebooks: bool = False,
-          overrides: dict[str, str] | None = None) -> SiteResult:
-    """Build the site into ``outdir`` (default ``_build/html``; ``_build/html-en`` for en)."""
+          overrides: dict[str, str] | None = None, progress: bool = False) -> SiteResult:
+    """Build the site into ``outdir`` (default ``_build/html``; ``_build/html-en`` for en).
+
+    ``progress``: show the stages on stderr (Korean notebooks, their execution, Sphinx)."""
+    shown = Progress(progress)
     root = root or paths.repo_root()
     srcdir = (srcdir or paths.staged_docs(root)).resolve()
     if not (srcdir / "index.rst").is_file() and not any(srcdir.glob("index.*")):
@@ -82,26 +204,54 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         defines["jaxko_glossary_path"] = str(glossary.resolve())
     if assignments is not None:
         defines["jaxko_assignments_path"] = str(assignments.resolve())
+    if language != "en":
+        # The security gate: Sphinx reads a copy of the catalogs without the messages the
+        # safety rules refuse (jaxko.site.gate); the build reports each one.
+        gate = site_gate.gate_catalogs(locale_dir, language,
+                                       outdir.with_name(outdir.name + "-locale"), srcdir)
+        gate_blocked = gate.blocked
+        locale_dir = gate.locale_dir
+        defines["locale_dirs"] = str(locale_dir)
+    else:
+        gate_blocked = []
     notebook_summary = None
+    korean_outputs = execute and language != "en"
+    if korean_outputs:
+        notebooks = True  # the executed notebooks are the Korean ones
     if notebooks and language != "en":
         # The downloads: Korean notebooks from the same catalogs (no execution here).
         from jaxko.notebooks import build as notebooks_build
 
+        started = shown.start("Korean notebooks")
         notebook_summary = notebooks_build.build(srcdir=srcdir, locale_dir=locale_dir,
                                                  language=language)
+        shown.done("Korean notebooks", started, f"{len(notebook_summary.notebooks)} written")
         defines["jaxko_notebooks_dir"] = str(notebook_summary.out_dir)
+    report = None
+    if korean_outputs:
+        started = shown.start("executing Korean notebooks (jaxko notebooks verify)")
+        report = run_korean_notebooks(srcdir, notebook_summary.out_dir, shown.live)
+        ran = [r for r in report.results if r.executed]
+        shown.done("executed Korean notebooks", started,
+                   f"{len(ran)} run, {report.count('cached')} unchanged (cached), "
+                   f"{report.count('skipped')} keep upstream's outputs")
+        defines["jaxko_executed_notebooks_dir"] = str(verify_mod().executed_dir())
     defines.update(overrides or {})
     extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
-    env = sphinx_env(scope, "cache" if execute else "off", srcdir)
-    start = time.perf_counter()
-    status, warnings = run_sphinx("html", srcdir, outdir, confdir=root, env=env, extra=extra,
-                                  jobs=jobs)
+    mode = "korean" if korean_outputs else ("cache" if execute else "off")
+    env = sphinx_env(scope, mode, srcdir)
+    start = shown.start("Sphinx")
+    with shown.sphinx(env) as counts:
+        status, warnings = run_sphinx("html", srcdir, outdir, confdir=root, env=env,
+                                      extra=extra, jobs=jobs)
     seconds = time.perf_counter() - start
+    shown.done("Sphinx", start, f"{counts['doc']} documents read, {counts['page']} pages written")
     if status != 0:
         raise UserError(f"sphinx-build -b html failed (exit {status}); see the messages above",
                         srcdir)
     pages = sum(1 for _ in outdir.rglob("*.html"))
-    result = SiteResult(outdir, language, seconds, pages, warnings)
+    result = SiteResult(outdir, language, seconds, pages, warnings, blocked=gate_blocked)
+    result.verify = report
     if notebook_summary is not None:
         result.notebooks = sum(1 for _ in notebook_summary.out_dir.rglob("*.ipynb"))
         result.notebook_errors = [e.format() for e in notebook_summary.errors]

@@ -41,6 +41,8 @@ from docutils import nodes
 from myst_nb.sphinx_ import Parser as NotebookParser
 from myst_parser.parsers.sphinx_ import MystParser
 
+from jaxko.sphinxext import translated_markup
+
 # What Locale passes for a literal block, and what it appends when a msgstr ends in
 # '::' (then indented with the rest): both from sphinx/transforms/i18n.py.
 LITERAL_PREFIX = "::\n\n"
@@ -115,6 +117,8 @@ class TranslatedMessageParser(NotebookParser):
         if text is not None:
             document += nodes.literal_block(text, text)
             return None
+        if translated_markup.enabled(document):  # leading block markup is text
+            inputstring = translated_markup.escape_markdown(inputstring)
         if _REFERENCE_LINK.search(inputstring):
             definitions = link_definitions(fragment_source(document))
             if definitions:

@@ -23,7 +23,7 @@ from sphinx import addnodes
 from sphinx.util import logging
 
 from jaxko.catalogs import write_text_atomic
-from jaxko.site.status import is_translated_html
+from jaxko.site.status import is_translated_html, reviewer_names
 
 logger = logging.getLogger(__name__)
 
@@ -208,8 +208,16 @@ class ProgressDirective(Directive):
         # messages, which is no page).
         stats = {name: item for name, item in getattr(app, "_jaxko_stats", {}).items()
                  if name in env.found_docs}
+        from jaxko.workflow import review as review_mod
+
+        reviews = review_mod.reviews_dir(Path(app.srcdir) / (app.config.locale_dirs or
+                                                             ["locales"])[0],
+                                         app.config.language)
         for item in stats.values():
             env.note_dependency(str(item.document.catalog))
+            records = review_mod.records_path(reviews, item.docname)
+            if records.is_file():
+                env.note_dependency(str(records))
         assignments = app.config.jaxko_assignments_path
         if assignments:
             env.note_dependency(assignments)
@@ -233,6 +241,12 @@ class ProgressDirective(Directive):
         out.append(_para(f"전체 문서 {len(stats)}개, 메시지 {total.messages}개 중 "
                          f"{total.translated}개 번역({total.percent:.1f}%), "
                          f"검토 필요 {total.fuzzy}개, 미번역 {total.untranslated}개."))
+        reviewed = sum(item.reviewed for item in stats.values())
+        share = 100.0 * reviewed / total.translated if total.translated else 0.0
+        out.append(_para(f"영어와 다르게 번역된 문장 {total.translated_prose}개"
+                         f"({total.percent_prose:.1f}%), 코드·이름을 그대로 옮긴 메시지 "
+                         f"{total.translated_copied}개. 번역된 메시지 중 {reviewed}개"
+                         f"({share:.1f}%)가 검수되었습니다."))
         chart = nodes.container(classes=["jaxko-chart"])
         chart += nodes.raw("", _bar_svg([(s.title_ko, c) for s, _items, c in section_rows]),
                            format="html")
@@ -250,11 +264,14 @@ class ProgressDirective(Directive):
             for item in sorted(items, key=lambda i: i.docname):
                 link = self._link(env, item.docname)
                 who = ", ".join(item.translators) or "-"
+                checked = ", ".join(reviewer_names(item)) or "-"
                 rows.append([link, item.counts.translated, item.counts.fuzzy,
-                             item.counts.untranslated, f"{item.percent:.1f}%", who])
-            out.append(_table(["문서", "번역됨", "검토 필요", "미번역", "진행률", "역자"], rows,
-                              ["jaxko-progress"], numeric=numeric,
-                              widths=[6, 2, 2, 2, 2, 3]))
+                             item.counts.untranslated, f"{item.percent:.1f}%",
+                             f"{item.percent_reviewed:.1f}%", who, checked])
+            out.append(_table(["문서", "번역됨", "검토 필요", "미번역", "진행률", "검수율",
+                               "역자", "검수"], rows,
+                              ["jaxko-progress"], numeric=numeric | {5},
+                              widths=[6, 2, 2, 2, 2, 2, 3, 3]))
         return out
 
     @staticmethod

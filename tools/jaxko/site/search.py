@@ -240,7 +240,49 @@ def korean_runs(text: str) -> str:
 
 # What the HTML build asked for (set at config-inited, read when the index is built,
 # which happens in the main process even in parallel builds).
-_SETTINGS: dict = {"morphology": True, "glossary": None}
+_SETTINGS: dict = {"morphology": True, "glossary": None, "cache": None}
+
+
+class NounCache:
+    """Kiwi's nouns of each text, kept between builds (``<doctrees>/jaxko-nouns.json``).
+
+    An incremental build re-indexes every page it writes again; with the nouns of
+    unchanged texts on disk, Kiwi (a model load and an analysis per text) runs only
+    for texts it has not seen. The entries are valid for one Kiwi version and one
+    glossary (its words are Kiwi's user words): the signature says which.
+    """
+
+    def __init__(self, path: Path, signature: str) -> None:
+        self.path, self.signature = path, signature
+        self.nouns: dict[str, list[str]] = {}
+        self.changed = False
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("signature") == signature:
+                self.nouns = data["nouns"]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # no cache yet, or an unreadable one: start empty
+
+    def save(self) -> None:
+        if self.changed:
+            from jaxko.catalogs import write_text_atomic
+
+            write_text_atomic(self.path, json.dumps(
+                {"signature": self.signature, "nouns": self.nouns}, ensure_ascii=False))
+            self.changed = False
+
+
+def _signature(glossary: str | None) -> str:
+    import hashlib
+    from importlib import metadata
+
+    try:
+        version = metadata.version("kiwipiepy")
+    except metadata.PackageNotFoundError:
+        version = "none"
+    path = Path(glossary) if glossary else None
+    digest = hashlib.sha256(path.read_bytes()).hexdigest() if path and path.is_file() else ""
+    return f"kiwipiepy {version}; glossary {digest}"
 
 
 @functools.lru_cache(maxsize=4)
@@ -275,8 +317,16 @@ class SearchKorean(SearchLanguage):
 
     def split(self, input: str) -> list[str]:
         words = self._word_re.findall(input)
-        if HANGUL.search(input) and self.morphology is not None:
-            words.extend(self.morphology.nouns(korean_runs(input)))
+        if HANGUL.search(input) and _SETTINGS["morphology"]:
+            runs = korean_runs(input)
+            cache: NounCache | None = _SETTINGS["cache"]
+            nouns = cache.nouns.get(runs) if cache is not None else None
+            if nouns is None and self.morphology is not None:
+                nouns = self.morphology.nouns(runs)
+                if cache is not None:
+                    cache.nouns[runs] = nouns
+                    cache.changed = True
+            words.extend(nouns or [])
         return words
 
     def stem(self, word: str) -> str:
@@ -315,6 +365,16 @@ def _register(app, config) -> None:
     app.add_search_language(SearchKorean)
     _SETTINGS["morphology"] = bool(config.jaxko_search_morphology)
     _SETTINGS["glossary"] = config.jaxko_glossary_path or None
+    _SETTINGS["cache"] = None
+    if _SETTINGS["morphology"]:
+        _SETTINGS["cache"] = NounCache(Path(app.doctreedir) / "jaxko-nouns.json",
+                                       _signature(_SETTINGS["glossary"]))
+
+
+def _save_cache(app, exc) -> None:
+    cache: NounCache | None = _SETTINGS["cache"]
+    if exc is None and cache is not None:
+        cache.save()
 
 
 def setup(app):
@@ -325,4 +385,5 @@ def setup(app):
     app.add_config_value("jaxko_glossary_path", str(paths.repo_root() / "glossary" / "ko.yaml"),
                          "html", types=[str])
     app.connect("config-inited", _register)
+    app.connect("build-finished", _save_cache)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

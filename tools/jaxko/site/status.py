@@ -3,8 +3,11 @@
 Every page with a catalog gets a small banner above its content: how much of the page
 is translated (from its catalog, as ``jaxko stats`` counts it; fuzzy messages show in
 English, so they do not count), a link to the same page in upstream's English docs,
-and the translators and reviewers from ``locale/ko/assignments.yaml``. Below 100% it
-says the untranslated parts are shown in English.
+the translators from ``locale/ko/assignments.yaml`` and the review state from the
+review records (``locale/ko/reviews/``, ``jaxko review``): 검수 완료 only when every
+translated message has a current approval by a person; an AI pass is named as one;
+reviewers assigned but without records are shown as 검수 예정. Below 100% it says the
+untranslated parts are shown in English.
 
 Notebook pages also offer the Korean notebook (``jaxko notebooks build`` writes them
 to ``_build/notebooks/ko/<docname>.ipynb``; copied to ``_downloads/ko/``) and, when the
@@ -89,11 +92,19 @@ def banner_html(app, pagename: str, item, pathto) -> str:
              f'{escape(line)} '
              f'<a class="jaxko-upstream-link" href="{escape(upstream)}" hreflang="en">'
              '영어 원문 보기</a></p>']
+    review_state, review_line = review_text(item)
+    parts.append(f'<p class="jaxko-review jaxko-review-{review_state}" '
+                 f'data-reviewed="{item.reviewed}">{escape(review_line)}</p>')
     credits = []
     if item.translators:
         credits.append("번역: " + ", ".join(escape(n) for n in item.translators))
-    if item.reviewers:
-        credits.append("검수: " + ", ".join(escape(n) for n in item.reviewers))
+    done = reviewer_names(item)
+    if done:
+        credits.append("검수: " + ", ".join(escape(n) for n in done))
+    recorded = {name for name, _kind in (item.review.reviewers if item.review else ())}
+    planned = [n for n in item.reviewers if n not in recorded]
+    if planned:
+        credits.append("검수 예정: " + ", ".join(escape(n) for n in planned))
     if credits:
         parts.append(f'<p class="jaxko-credits">{" · ".join(credits)}</p>')
     notebook = korean_notebook(app, pagename) if is_notebook_page(app, pagename) else None
@@ -108,6 +119,36 @@ def banner_html(app, pagename: str, item, pathto) -> str:
         parts.append(f'<p class="jaxko-notebook-links">{" · ".join(links)}</p>')
     parts.append("</div>")
     return "".join(parts)
+
+
+KIND_LABELS = {"person": "", "self": " (역자 본인 검수)", "ai-pass": " (AI 검토)"}
+
+
+def reviewer_names(item) -> list[str]:
+    """Who reviewed (from the review records), an AI pass or a self-review labelled so."""
+    return [name + KIND_LABELS.get(kind, "") for name, kind in
+            (item.review.reviewers if item.review else ())]
+
+
+def review_text(item) -> tuple[str, str]:
+    """(state, line) of a page's review, honestly from the records.
+
+    ``complete`` only when every translated message has a current approval; the line
+    says 검수 완료 only when people did it: an AI pass is named as an AI pass.
+    """
+    review = item.review
+    translated = item.counts.translated
+    if not translated:
+        return "none", ""
+    if review is None or review.reviewed == 0:
+        return "none", "이 문서의 번역은 아직 검수되지 않았습니다."
+    if review.reviewed < translated:
+        return "partial", (f"번역된 메시지 {translated}개 중 {review.reviewed}개"
+                           f"({percent_text(item.percent_reviewed)})가 검수되었습니다.")
+    names = ", ".join(reviewer_names(item))
+    if all(kind == "ai-pass" for _name, kind in review.reviewers):
+        return "ai", f"AI 검토 완료: {names}, {review.last_date}. 사람의 검수는 아직입니다."
+    return "complete", f"검수 완료: {names}, {review.last_date}"
 
 
 def is_translated_html(app) -> bool:
@@ -125,7 +166,7 @@ def banner_signature(app, docname: str) -> tuple:
     if item is None:
         return ()
     return (item.counts.translated, item.counts.messages, item.translators, item.reviewers,
-            korean_notebook(app, docname) is not None)
+            korean_notebook(app, docname) is not None, review_text(item), reviewer_names(item))
 
 
 def _outdated(app, env, added, changed, removed) -> list[str]:

@@ -8,8 +8,8 @@ Sphinx looks up ``locale_dirs`` only for its own ``sphinx`` catalog, so a projec
 catalog renders "By" as "으로", a particle that can only follow a noun, and the
 footer read "으로 The JAX authors".
 
-The translation stays a prefix of the author's name, so it is written as a label:
-"작성: The JAX authors". Once the theme has registered its catalog (``builder-inited``),
+The translation stays a prefix of the author's name and the name stays English, so
+no particle can attach to it: the footer reads "© The JAX authors". Once the theme has registered its catalog (``builder-inited``),
 its translator is wrapped by one that answers the messages below first and asks the
 theme's catalog for everything else; the template's ``translate`` and the theme's
 Python code both look the translator up on every call.
@@ -33,7 +33,7 @@ NAMESPACE = "general"
 # language -> {msgid: msgstr}; msgids exactly as the theme writes them.
 MESSAGES: dict[str, dict[str, str]] = {
     "ko": {
-        "By": "작성:",       # footer: "작성: The JAX authors" (the catalog: "으로")
+        "By": "©",           # footer: "© The JAX authors" (the catalog: "으로")
         "Fullscreen mode": "전체 화면 모드",   # header button (the catalog: "전체 화면으로보기")
     },
 }

@@ -8,4 +8,5 @@ do is reimplemented here, one module each:
 * :mod:`.tagged_block`    -- the ``tagged-block`` directive (source_include)
 * :mod:`.strict_include`  -- a missing ``include`` is a build error, not a warning
 * :mod:`.gettext_filters` -- stored notebook outputs never become messages
+* :mod:`.translated_markup` -- a msgstr that reads as block markup keeps its node kind
 """

@@ -6,7 +6,9 @@ polib exactly (the test compares both on the real catalogs):
 * translated = not obsolete, not fuzzy, msgstr (every plural form) non-empty;
 * fuzzy = not obsolete and flagged fuzzy (even with an empty msgstr);
 * untranslated = the rest of the non-obsolete entries;
-* words = whitespace-separated words of the unescaped msgid.
+* words = whitespace-separated words of the unescaped msgid;
+* translated_prose = translated messages whose msgstr differs from the msgid (a code
+  block or a name copied unchanged is translated but not prose a reader sees in Korean).
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ class Counts:
     words_fuzzy: int = 0
     words_untranslated: int = 0
     obsolete: int = 0
+    # translated messages whose msgstr differs from the msgid: prose a reader sees in
+    # Korean; the rest of ``translated`` are code blocks or names copied unchanged
+    translated_prose: int = 0
 
     def add(self, other: "Counts") -> "Counts":
         for item in fields(self):
@@ -44,6 +49,16 @@ class Counts:
     @property
     def percent_words(self) -> float:
         return 100.0 * self.words_translated / self.words if self.words else 100.0
+
+    @property
+    def translated_copied(self) -> int:
+        """Translated messages whose msgstr equals the msgid (code, names)."""
+        return self.translated - self.translated_prose
+
+    @property
+    def percent_prose(self) -> float:
+        """Translated messages whose Korean differs from the English, in percent."""
+        return 100.0 * self.translated_prose / self.messages if self.messages else 100.0
 
     @property
     def complete(self) -> bool:
@@ -80,6 +95,8 @@ def scan(path: str | Path) -> CatalogScan:
         elif entry.msgstr and not entry.empty_form:
             counts.translated += 1
             counts.words_translated += words
+            if entry.plural or entry.msgstr != entry.msgid:
+                counts.translated_prose += 1
         else:
             counts.untranslated += 1
             counts.words_untranslated += words

@@ -10,8 +10,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxko import paths
+from jaxko import catalogs, paths
 from jaxko.workflow import assignments as assignments_mod
+from jaxko.workflow import review as review_mod
 from jaxko.workflow import sections
 from jaxko.workflow.documents import Document, catalogs_dir_for, scan_documents
 from jaxko.workflow.poscan import Counts
@@ -25,6 +26,18 @@ class DocumentStats:
     section: sections.Section
     counts: Counts
     assignment: assignments_mod.Assignment | None
+    # messages approved by a current review record (jaxko review); None: no records
+    review: review_mod.ReviewCounts | None = None
+
+    @property
+    def reviewed(self) -> int:
+        return self.review.reviewed if self.review else 0
+
+    @property
+    def percent_reviewed(self) -> float:
+        """Reviewed messages in percent of the translated ones (0 with none translated)."""
+        translated = self.counts.translated
+        return 100.0 * self.reviewed / translated if translated else 0.0
 
     @property
     def docname(self) -> str:
@@ -63,6 +76,11 @@ class DocumentStats:
             "reviewers": list(self.reviewers),
             "status": self.status,
             "since": self.assignment.since.isoformat() if self.assignment and self.assignment.since else None,
+            "review": {"reviewed": self.reviewed,
+                       "percent": round(self.percent_reviewed, 1),
+                       "reviewed_by": [{"name": n, "kind": k} for n, k in
+                                       (self.review.reviewers if self.review else ())],
+                       "last_date": self.review.last_date if self.review else None},
         }
 
 
@@ -70,6 +88,10 @@ def _counts_dict(counts: Counts) -> dict:
     return {
         "messages": {"total": counts.messages, "translated": counts.translated,
                      "fuzzy": counts.fuzzy, "untranslated": counts.untranslated},
+        # translated = prose (Korean differs from the English) + copied (code, names)
+        "translated_prose": counts.translated_prose,
+        "translated_copied": counts.translated_copied,
+        "percent_prose": round(counts.percent_prose, 1),
         "words": {"total": counts.words, "translated": counts.words_translated,
                   "fuzzy": counts.words_fuzzy, "untranslated": counts.words_untranslated},
         "obsolete": counts.obsolete,
@@ -86,12 +108,16 @@ class Report:
     root: Path | None = None
     sections: list[tuple[sections.Section, Counts]] = field(default_factory=list)
     total: Counts = field(default_factory=Counts)
+    reviewed: dict[str, int] = field(default_factory=dict)   # section key -> messages
+    total_reviewed: int = 0
 
     def __post_init__(self) -> None:
         by_key: dict[str, Counts] = {}
         for item in self.documents:
             by_key.setdefault(item.section.key, Counts()).add(item.counts)
             self.total.add(item.counts)
+            self.reviewed[item.section.key] = self.reviewed.get(item.section.key, 0) + item.reviewed
+            self.total_reviewed += item.reviewed
         self.sections = [(s, by_key[s.key]) for s in sections.all_sections() if s.key in by_key]
 
     def as_dict(self) -> dict:
@@ -99,9 +125,17 @@ class Report:
             "documents": [item.as_dict(self.root) for item in self.documents],
             "sections": [{"section": s.key, "title": s.title, "title_ko": s.title_ko,
                           "documents": sum(1 for d in self.documents if d.section.key == s.key),
-                          **_counts_dict(c)} for s, c in self.sections],
-            "total": {"documents": len(self.documents), **_counts_dict(self.total)},
+                          **_counts_dict(c), "reviewed": self.reviewed.get(s.key, 0),
+                          "percent_reviewed": _pct(self.reviewed.get(s.key, 0), c.translated)}
+                         for s, c in self.sections],
+            "total": {"documents": len(self.documents), **_counts_dict(self.total),
+                      "reviewed": self.total_reviewed,
+                      "percent_reviewed": _pct(self.total_reviewed, self.total.translated)},
         }
+
+
+def _pct(part: int, whole: int) -> float:
+    return round(100.0 * part / whole, 1) if whole else 0.0
 
 
 def collect(locale_dir: Path | None = None, language: str = "ko", *,
@@ -112,10 +146,21 @@ def collect(locale_dir: Path | None = None, language: str = "ko", *,
     documents = {doc.docname: doc for doc, _ in scanned}
     table = assignments_mod.load(
         assignments_path or assignments_mod.default_path(locale_dir, language), documents)
+    reviews = review_mod.reviews_dir(locale_dir, language)
     result = [DocumentStats(doc, sections.section_of(doc.docname), counts,
-                            table.for_docname(doc.docname)) for doc, counts in scanned]
+                            table.for_docname(doc.docname), _review_of(doc, reviews))
+              for doc, counts in scanned]
     result.sort(key=lambda d: (sections.order_of(d.section), d.docname))
     return result
+
+
+def _review_of(doc: Document, reviews: Path) -> review_mod.ReviewCounts | None:
+    """Review counts of a document; only catalogs with a records file are parsed."""
+    path = review_mod.records_path(reviews, doc.docname)
+    if not path.is_file():
+        return None
+    records = review_mod.load_records(path)
+    return review_mod.summarise(review_mod.items_of(catalogs.load(doc.catalog), records))
 
 
 def document_stats(locale_dir: Path | None = None, language: str = "ko", *,
@@ -195,7 +240,8 @@ def format_text(rep: Report) -> str:
     for section, counts in rep.sections:
         lines.append(f"# {section.title} ({section.title_ko}): {counts.percent:.0f}% "
                      f"({counts.translated}/{counts.messages} messages, "
-                     f"{counts.percent_words:.0f}% of {counts.words} words)")
+                     f"{counts.percent_words:.0f}% of {counts.words} words), reviewed "
+                     f"{_pct(rep.reviewed.get(section.key, 0), counts.translated):.0f}%")
         for item in rep.documents:
             if item.section.key != section.key:
                 continue
@@ -203,19 +249,25 @@ def format_text(rep: Report) -> str:
             fuzzy = f"{c.fuzzy} fuzzy" if c.fuzzy else ""
             lines.append(f"  {item.document.source:<{width}}  {_bar(c.percent)} "
                          f"{c.percent:5.1f}%  {c.translated:>4}/{c.messages:<4} {fuzzy:<9} "
-                         f"{c.words - c.words_translated:>6} words left  {_who(item)}".rstrip())
+                         f"{c.words - c.words_translated:>6} words left  "
+                         f"reviewed {item.percent_reviewed:5.1f}%  {_who(item)}".rstrip())
         lines.append("")
     t = rep.total
     lines.append(f"Total: {len(rep.documents)} documents, {t.translated}/{t.messages} messages "
                  f"translated ({t.percent:.1f}%), {t.fuzzy} fuzzy, {t.untranslated} untranslated; "
                  f"{t.words_translated}/{t.words} words ({t.percent_words:.1f}%)")
+    lines.append(f"Reviewed: {rep.total_reviewed}/{t.translated} translated messages "
+                 f"({_pct(rep.total_reviewed, t.translated):.1f}%) have a current review record")
+    lines.append(f"Prose: {t.translated_prose}/{t.messages} translated messages whose Korean "
+                 f"differs from the English ({t.percent_prose:.1f}%); {t.translated_copied} "
+                 f"copied unchanged (code blocks, names)")
     return "\n".join(lines)
 
 
 def format_markdown(rep: Report) -> str:
     """Markdown tables for a pull request or an issue comment."""
-    lines = ["| 섹션 | 문서 | 번역 | 퍼지 | 미번역 | 진행률 | 역자 | 검수 | 상태 |",
-             "|---|---|---:|---:|---:|---:|---|---|---|"]
+    lines = ["| 섹션 | 문서 | 번역 | 퍼지 | 미번역 | 진행률 | 검수율 | 역자 | 검수 | 상태 |",
+             "|---|---|---:|---:|---:|---:|---:|---|---|---|"]
     for section, _counts in rep.sections:
         for item in rep.documents:
             if item.section.key != section.key:
@@ -224,11 +276,14 @@ def format_markdown(rep: Report) -> str:
             status = assignments_mod.STATUS_KO.get(item.status or "", "")
             lines.append(f"| {section.title_ko} | `{item.document.source}` | {c.translated} | "
                          f"{c.fuzzy} | {c.untranslated} | {c.percent:.1f}% | "
+                         f"{item.percent_reviewed:.1f}% | "
                          f"{', '.join(item.translators)} | {', '.join(item.reviewers)} | {status} |")
     t = rep.total
     lines.append("")
     lines.append(f"**합계**: 문서 {len(rep.documents)}개, 메시지 {t.translated}/{t.messages} "
                  f"번역 ({t.percent:.1f}%), 퍼지 {t.fuzzy}, 미번역 {t.untranslated}")
+    lines.append(f"**한국어 문장**: 영어와 다른 번역 {t.translated_prose}개 "
+                 f"({t.percent_prose:.1f}%), 그대로 옮긴 코드·이름 {t.translated_copied}개")
     return "\n".join(lines)
 
 

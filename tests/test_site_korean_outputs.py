@@ -1,0 +1,99 @@
+"""Notebook pages show the outputs of the Korean notebooks (the run `verify` made).
+
+The notebooks fixture (tests/fixtures/notebooks) built as a site with execution: real
+Sphinx, MyST-NB, nbmake and JAX. The MyST notebook prints a translated string; its
+page and its downloadable Korean .ipynb must show what the Korean code printed, and a
+changed translation of that string must change the page after re-running only that
+notebook.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from jaxko import catalogs
+from jaxko.site import build as site_build
+from notebook_project import DOCS, project  # noqa: F401
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _outputs(page: Path) -> list[str]:
+    html = page.read_text(encoding="utf-8")
+    blocks = re.findall(r'<div class="cell_output docutils container">(.*?)</div>\s*</div>',
+                        html, re.S)
+    return [" ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", b)).split()) for b in blocks]
+
+
+def _site(project: Path, docs: Path, name: str) -> site_build.SiteResult:
+    return site_build.build(execute=True, root=REPO, srcdir=docs, outdir=project / name,
+                            locale_dir=project / "locale")
+
+
+def _edit(project: Path, old: str, new: str) -> None:
+    path = project / "locale" / "ko" / "LC_MESSAGES" / "myst_tiny.po"
+    po = catalogs.load(path)
+    entry = next(e for e in po if old in e.msgstr)
+    entry.msgstr = entry.msgstr.replace(old, new)
+    catalogs.save(po, path)
+
+
+def test_pages_and_downloads_show_the_korean_outputs(project, tmp_path):
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs)
+    first = _site(project, docs, "html")
+    results = {r.notebook: r for r in first.verify.results}
+    assert results["myst_tiny.md"].executed
+    assert "합: 6" in _outputs(first.outdir / "myst_tiny.html")
+    assert not any("sum:" in o for o in _outputs(first.outdir / "myst_tiny.html"))
+    download = project / "_build" / "notebooks" / "ko" / "myst_tiny.ipynb"
+    texts = [o.get("text", "") for c in nbformat.read(str(download), 4).cells
+             if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert any("합: 6" in t for t in texts)
+    # an upstream notebook that is not executed keeps its stored outputs
+    assert results["notebooks/convolutions.ipynb"].status == "skipped"
+
+    _edit(project, '"합:"', '"총합:"')
+    second = _site(project, docs, "html")  # incremental: the same output folder
+    again = {r.notebook: r for r in second.verify.results}
+    assert again["myst_tiny.md"].executed
+    assert again["tiny.ipynb"].status == "cached" and not again["tiny.ipynb"].executed
+    shown = _outputs(second.outdir / "myst_tiny.html")
+    assert "총합: 6" in shown and "합: 6" not in shown
+
+
+@pytest.mark.slow
+def test_real_site_gotchas_page_and_download_print_korean(shared_upstream, tmp_path, monkeypatch):
+    """The pinned upstream and the committed catalogs: the Sharp Bits page (executed
+    through verify, as `jaxko site build` does) shows `첫 번째 호출` in an output, and
+    every translated message of the site is shown (the audit `--strict` fails on)."""
+    from jaxko import upstream
+    from jaxko.notebooks import build as notebooks_build
+    from jaxko.notebooks import verify
+    from jaxko.site import audit
+
+    monkeypatch.setenv("JAXKO_ROOT", str(tmp_path))
+    staged = tmp_path / "upstream"
+    upstream.sync(str(shared_upstream), root=REPO, dest=staged)
+    docs = staged / "docs"
+    summary = notebooks_build.build(srcdir=docs, locale_dir=REPO / "locale")
+    gotchas = "notebooks/Common_Gotchas_in_JAX"
+    report = verify.verify(srcdir=docs, notebooks_dir=summary.out_dir, workers=1, only=[gotchas])
+    assert not report.failed
+    result = site_build.build(
+        execute=False, root=REPO, srcdir=docs, outdir=tmp_path / "html",
+        overrides={"jaxko_executed_notebooks_dir": str(verify.executed_dir()),
+                   "jaxko_notebooks_dir": str(summary.out_dir)})
+    assert any("첫 번째 호출" in o for o in _outputs(result.outdir / f"{gotchas}.html"))
+    assert not any("First call" in o for o in _outputs(result.outdir / f"{gotchas}.html"))
+    executed = nbformat.read(str(verify.executed_dir() / f"{gotchas}.ipynb"), 4)
+    assert any("첫 번째 호출" in o.get("text", "") for c in executed.cells
+               if c.cell_type == "code" for o in c.get("outputs", []))
+    audited = audit.audit(result.outdir, REPO / "locale", srcdir=docs)
+    assert audited.findings == [], [f.format() for f in audited.findings]

@@ -1,0 +1,116 @@
+"""Notebook pages show what the *Korean* notebook printed when it ran.
+
+MyST-NB executes (or takes from its cache) the page's own source, the English upstream
+notebook, before Sphinx's i18n step translates the code: a cell ``print("첫 번째
+호출:", ...)`` would show ``First call: 4.0``. The Korean notebooks are executed once,
+by ``jaxko notebooks verify`` (with its cache keyed on their code), which leaves each
+executed notebook in ``_build/notebooks/executed/<doc>.ipynb``. With
+``jaxko_executed_notebooks_dir`` set (``jaxko site build`` does, and turns MyST-NB's
+own execution off), the page's notebook is read as MyST-NB reads it, each code cell
+takes the outputs of the same cell (by position) of the executed Korean notebook, and
+MyST-NB renders the result as it renders stored outputs. Nothing runs twice.
+
+The executed notebook must match the Korean notebook offered for download
+(``jaxko_notebooks_dir``) cell for cell, code included; a stale or mismatched one is
+a warning and the page keeps its stored outputs. Notebooks upstream does not execute
+have no executed Korean copy and keep upstream's stored outputs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import nbformat
+from docutils import nodes
+from myst_nb.core.read import create_nb_reader
+from sphinx.util import logging
+
+from jaxko.site.i18n import TranslatedMessageParser, is_translated_fragment
+
+logger = logging.getLogger(__name__)
+STANDARD_READER = "myst_nb.core.read.standard_nb_read"
+
+
+def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def merge_outputs(notebook: nbformat.NotebookNode, executed: nbformat.NotebookNode) -> str:
+    """Give each code cell of ``notebook`` the outputs of ``executed``'s; '' or why not."""
+    ours, theirs = code_cells(notebook), code_cells(executed)
+    if len(ours) != len(theirs):
+        return (f"the executed Korean notebook has {len(theirs)} code cells, the page "
+                f"{len(ours)}")
+    for cell, ran in zip(ours, theirs):
+        cell.outputs = ran.get("outputs", [])
+        cell.execution_count = ran.get("execution_count")
+    return ""
+
+
+def stale(executed: nbformat.NotebookNode, korean: Path) -> bool:
+    """Whether the executed notebook ran other code than the current Korean notebook."""
+    if not korean.is_file():
+        return False
+    current = nbformat.read(str(korean), as_version=4)
+    return [c.source for c in code_cells(current)] != [c.source for c in code_cells(executed)]
+
+
+def executed_notebook(config, docname: str) -> tuple[nbformat.NotebookNode | None, str]:
+    """The executed Korean notebook of a page (or None) and why it is not used, if so."""
+    directory = getattr(config, "jaxko_executed_notebooks_dir", "")
+    if not directory:
+        return None, ""
+    path = Path(directory) / f"{docname}.ipynb"
+    if not path.is_file():
+        return None, ""
+    executed = nbformat.read(str(path), as_version=4)
+    downloads = getattr(config, "jaxko_notebooks_dir", "")
+    if downloads and stale(executed, Path(downloads) / f"{docname}.ipynb"):
+        return None, (f"{path} ran other code than the Korean notebook; run `jaxko notebooks "
+                      "verify` (the page keeps its stored outputs)")
+    return executed, ""
+
+
+class KoreanOutputsParser(TranslatedMessageParser):
+    """The site's notebook parser; whole notebooks take the Korean execution's outputs."""
+
+    def parse(self, inputstring: str, document: nodes.document) -> None:
+        env = getattr(document.settings, "env", None)
+        if env is None or is_translated_fragment(document):
+            return super().parse(inputstring, document)
+        executed, problem = executed_notebook(env.config, env.docname)
+        if problem:
+            logger.warning(problem, location=env.docname, type="jaxko", subtype="outputs")
+        if executed is None:
+            return super().parse(inputstring, document)
+        env.note_dependency(str(Path(env.config.jaxko_executed_notebooks_dir)
+                                / f"{env.docname}.ipynb"))
+        path = str(env.doc2path(env.docname))
+        reader = create_nb_reader(path, env.myst_config, env.mystnb_config, inputstring)
+        if reader is None:
+            return super().parse(inputstring, document)
+        notebook = reader.read(inputstring)
+        problem = merge_outputs(notebook, executed)
+        if problem:
+            logger.warning(f"{problem}; the page keeps its stored outputs", location=env.docname,
+                           type="jaxko", subtype="outputs")
+            return super().parse(inputstring, document)
+        text = nbformat.writes(notebook)
+        if path.endswith(".ipynb"):
+            return super().parse(text, document)
+        # A MyST text notebook, now with outputs: read back as .ipynb for this page only.
+        config = env.mystnb_config
+        formats = {**config.custom_formats, Path(path).suffix: (STANDARD_READER, {}, False)}
+        env.mystnb_config = dataclasses.replace(config, custom_formats=formats)
+        try:
+            return super().parse(text, document)
+        finally:
+            env.mystnb_config = config
+
+
+def setup(app):
+    app.setup_extension("jaxko.site.i18n")
+    app.add_config_value("jaxko_executed_notebooks_dir", "", "env", types=[str])
+    app.add_source_parser(KoreanOutputsParser, override=True)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
