@@ -14,13 +14,10 @@ export JAX_PLATFORMS ?= cpu
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
 
-$(STAMP): pyproject.toml setup.py tools/jaxko/check/_kernel.pyx
+$(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,notebooks]'
-	@# The screen's native kernel (Cython, built by the install) is optional for users
-	@# without a C compiler, not here: without it `jaxko check` is several times slower.
-	@$(BIN)/python -c 'import jaxko.check._kernel' || { echo "setup: jaxko.check._kernel was not built (needs gcc and the Python headers)" >&2; exit 1; }
 	@# Bytecode now: where PYTHONDONTWRITEBYTECODE is set, every `jaxko` run would
 	@# otherwise compile its modules again (~80 ms of a 0.3 s `jaxko check`).
 	$(BIN)/python -m compileall -q tools/jaxko

@@ -12,12 +12,12 @@ as a ratio to polib's parse time of the same files, measured in the same run: th
 machine's speed cancels out.
 
 * polib parse: `polib.pofile` on every file, one process (the baseline);
-* check: the whole `jaxko check` (all rules) in-process, and as a command line
-  (`jaxko check DIR --glossary G`, interpreter start-up and imports included): cold
-  (`--no-cache`), with the result cache warm, and warm with one catalog changed;
-  and with `--no-screen` (every rule on every message: the engine before the screen),
-  whose findings must be the same;
-* --since: one entry of one catalog changed in a git checkout of the set;
+* check: the whole `jaxko check` (all rules) in-process, cold, with 1, 2 and 4
+  processes, and as a command line (`jaxko check DIR --glossary G --no-cache`,
+  interpreter start-up and imports included) with its peak memory; its findings must
+  be the same with `--no-prefilter` (every rule on every message);
+* the real catalog (python-docs-ko, `$JAXKO_BENCH_REAL`, default
+  /work/precision-data/pyko, with the glossary derived from it) when it is there;
 * where the time goes: each stage of a catalog's check, one process.
 """
 
@@ -164,137 +164,109 @@ def best(function, repeat: int = 5) -> float:
     return min(times)
 
 
-def main() -> int:
-    rng = random.Random(SEED)
-    terms_3000 = make_terms(rng, 3000)
-    terms_300 = terms_3000[:300]
-    catalogs = BENCH / "catalogs"
-    size = generate(catalogs, terms_300)
-    write_glossary(BENCH / "glossary-300.yaml", terms_300)
-    write_glossary(BENCH / "glossary-3000.yaml", terms_3000)
+def command(args: list[str]) -> tuple[float, float]:
+    """(seconds, peak MB of the biggest process) of one `jaxko` command line."""
+    import resource
+
+    start = time.perf_counter()
+    code = (f"import resource, subprocess, sys; subprocess.run({args!r}, stdout=subprocess.DEVNULL); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    seconds = time.perf_counter() - start
+    return seconds, int(out.stdout.split()[-1]) / 1024
+
+
+def measure(label: str, catalogs: Path, glossary: Path, empty: Path) -> list[str]:
+    """Rows for one catalog set: polib parse (the baseline), the check cold in-process
+    with 1, 2 and 4 processes, the command line cold with its peak memory."""
     files = sorted(catalogs.rglob("*.po"))
     entries = sum(1 for f in files for e in polib.pofile(str(f)) if e.msgid)
+    polib_time = best(lambda: [polib.pofile(str(f)) for f in files], 2)
+
+    def check(jobs: int):
+        return run(Options(paths=[catalogs], glossary=glossary, source_dir=empty, jobs=jobs))
+
+    result = check(1)
+    times = {jobs: best(lambda: check(jobs), 2) for jobs in (1, 2, 4)}
+    everything = run(Options(paths=[catalogs], glossary=glossary, source_dir=empty, jobs=1,
+                             prefilter=False))
+    if everything.findings != result.findings:
+        raise SystemExit("bench_check: the prefilters changed the findings; see tests/test_check_prefilter.py")
+    jaxko = ROOT / ".venv" / "bin" / "jaxko"
+    cli = [str(jaxko), "check", str(catalogs), "--glossary", str(glossary),
+           "--source-dir", str(empty), "--format", "json", "--no-cache"]
+    cli_time, _ = min(command(cli) for _ in range(2))
+    _, peak = command(cli + ["--jobs", "1"])
+    rows = [f"\n### {label}\n",
+            f"{len(files)} files, {entries:,} entries, {result.checked:,} translated entries "
+            f"checked, {len(result.findings):,} findings (the same with `--no-prefilter`).\n",
+            "| measurement | seconds | × polib parse |", "|---|---:|---:|"]
+    for name, seconds in [("polib parse of every file (baseline, 1 process)", polib_time),
+                          ("`jaxko check`, cold, in-process, `--jobs 1`", times[1]),
+                          ("`jaxko check`, cold, in-process, `--jobs 2`", times[2]),
+                          ("`jaxko check`, cold, in-process, `--jobs 4`", times[4]),
+                          ("`jaxko check DIR --glossary G --no-cache` command line", cli_time)]:
+        rows.append(f"| {name} | {seconds:.3f} | {seconds / polib_time:.2f} |")
+    rows.append(f"\n4 processes: {times[1] / times[4]:.2f}× the speed of one "
+                f"({os.cpu_count()} CPUs here). Peak memory of the command, `--jobs 1`: "
+                f"{peak:.0f} MB.")
+    return rows
+
+
+def main() -> int:
+    rng = random.Random(SEED)
+    terms_300 = make_terms(rng, 3000)[:300]
+    catalogs = BENCH / "catalogs"
+    if not catalogs.is_dir() or "--regenerate" in sys.argv:
+        generate(catalogs, terms_300)
+    write_glossary(BENCH / "glossary-300.yaml", terms_300)
     empty = BENCH / "no-sources"
     empty.mkdir(exist_ok=True)
-
-    polib_time = best(lambda: [polib.pofile(str(f)) for f in files], 3)
     if "--quick" in sys.argv:  # one timing of the check only (while optimising)
+        files = sorted(catalogs.rglob("*.po"))
+        polib_time = best(lambda: [polib.pofile(str(f)) for f in files], 1)
         start = time.perf_counter()
         result = run(Options(paths=[catalogs], glossary=BENCH / "glossary-300.yaml", source_dir=empty))
         print(f"polib {polib_time:.2f}s, check {time.perf_counter() - start:.2f}s, "
               f"{len(result.findings)} findings {result.summary()['rules']}")
         return 0
-
-    def check(glossary: str, **extra):
-        return run(Options(paths=[catalogs], glossary=BENCH / glossary, source_dir=empty, **extra))
-
-    result = check("glossary-300.yaml")
-    unscreened = check("glossary-300.yaml", screen=False)
-    if unscreened.findings != result.findings:
-        raise SystemExit("bench_check: the screen changed the findings; see tests/test_check_screen.py")
-    time_300 = best(lambda: check("glossary-300.yaml"), 3)
-    time_3000 = best(lambda: check("glossary-3000.yaml"), 3)
-    time_1job = best(lambda: check("glossary-300.yaml", jobs=1), 1)
-    time_unscreened = best(lambda: check("glossary-300.yaml", screen=False), 1)
-    jaxko = ROOT / ".venv" / "bin" / "jaxko"
-    cli = [str(jaxko), "check", str(catalogs), "--glossary", str(BENCH / "glossary-300.yaml"),
-           "--source-dir", str(empty), "--format", "json"]
-    cli_time = best(lambda: subprocess.run(cli + ["--no-cache"], stdout=subprocess.DEVNULL,
-                                           check=False), 3)
-    # The result cache: a first run fills it, then nothing changed, then one catalog
-    # changed before each run (what a translator's save or a rebase does).
-    cache = BENCH / "cache"
-    shutil.rmtree(cache, ignore_errors=True)
-    cached_cli = cli + ["--cache-dir", str(cache)]
-    subprocess.run(cached_cli, stdout=subprocess.DEVNULL, check=False)
-    warm_time = best(lambda: subprocess.run(cached_cli, stdout=subprocess.DEVNULL, check=False), 5)
-    edited = files[len(files) // 3]
-    original = edited.read_text(encoding="utf-8")
-    flips = iter(range(100))
-
-    def one_changed() -> None:
-        marker = "번역" * (next(flips) % 2 + 1)  # a different edit before every run
-        edited.write_text(original.replace('msgstr "', f'msgstr "{marker} ', 1), encoding="utf-8")
-        subprocess.run(cached_cli, stdout=subprocess.DEVNULL, check=False)
-
-    changed_time = best(one_changed, 5)
-    edited.write_text(original, encoding="utf-8")
-    startup_time = best(lambda: subprocess.run([str(jaxko), "check", "--help"],
-                                               stdout=subprocess.DEVNULL, check=False), 5)
-
-    # --since: a git checkout of the set with one entry changed.
-    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@b",
-           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@b"}
-    subprocess.run(["git", "init", "-q", str(BENCH)], check=True, env=env)
-    subprocess.run(["git", "-C", str(BENCH), "add", "-A", "catalogs"], check=True, env=env)
-    subprocess.run(["git", "-C", str(BENCH), "commit", "-q", "-m", "bench"], check=True, env=env)
-    victim = files[len(files) // 2]
-    text = victim.read_text(encoding="utf-8")
-    marker = 'msgstr "'
-    at = text.index(marker, len(text) // 2) + len(marker)
-    victim.write_text(text[:at] + "컨볼루션 " + text[at:], encoding="utf-8")
-    since_cli = cli[:2] + ["--since", "HEAD"] + cli[2:]
-    since_time = best(lambda: subprocess.run(since_cli, stdout=subprocess.DEVNULL, check=False, cwd=BENCH), 5)
-    since_inproc = best(lambda: run(Options(paths=[catalogs], glossary=BENCH / "glossary-300.yaml",
-                                            source_dir=empty, since="HEAD")), 5)
-    shutil.rmtree(BENCH / ".git")
-
-    stages, sent = stage_costs(files, empty)
-    cpus = os.cpu_count()
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print("## jaxko check\n")
-    print(f"Synthetic catalogs: {len(files)} files, {entries:,} entries, {size / 1e6:.1f} MB "
-          f"({result.checked:,} translated entries checked, {len(result.findings):,} findings, "
-          f"the same with and without the screen); {cpus} CPUs, load average {load} after "
-          "the run. Command: `.venv/bin/python benchmarks/bench_check.py` (best of 3 runs "
-          "each, 1 for the slow ones).\n")
-    print("| measurement | seconds | × polib parse |")
-    print("|---|---:|---:|")
-    rows = [
-        ("polib parse of every file (baseline, 1 process)", polib_time),
-        ("`jaxko check`, 300-term glossary, all rules (in-process, 2 workers)", time_300),
-        ("`jaxko check`, 3,000-term glossary (in-process, 2 workers)", time_3000),
-        ("`jaxko check`, 300 terms, `--jobs 1`", time_1job),
-        ("`jaxko check`, 300 terms, `--no-screen` (every rule on every message)", time_unscreened),
-        ("`jaxko check DIR --glossary G --no-cache` command line (start-up included)", cli_time),
-        ("`jaxko check DIR --glossary G`, cache warm, nothing changed", warm_time),
-        ("`jaxko check DIR --glossary G`, cache warm, one catalog changed", changed_time),
-        ("`jaxko check --help` (start-up and argument parsing; the checker is not imported)", startup_time),
-        ("`jaxko check --since HEAD`, one entry changed (in-process)", since_inproc),
-        ("`jaxko check --since HEAD` command line", since_time),
-    ]
-    for label, seconds in rows:
-        print(f"| {label} | {seconds:.3f} | {seconds / polib_time:.2f} |")
-    print(f"\n10× the glossary terms costs {time_3000 / time_300:.2f}× the time (goal ≤ 1.3×). "
-          f"The screen makes the check {time_unscreened / time_300:.1f}× faster.")
-    print("\nWhere the time goes (one process, every catalog, microseconds per translated "
-          f"entry). The screen sent {sent['messages']:,} of {sent['text']:,} text messages "
-          f"({sent['messages'] / sent['text']:.1%}) to the rules, and "
-          f"{sent['groups']:,} groups of rules of the {sent['text'] * 8:,} it answers for:\n")
-    print("| stage | µs/entry |\n|---|---:|")
-    for label, micros in stages:
-        print(f"| {label} | {micros:.2f} |")
+    rows = ["## jaxko check\n",
+            "Command: `.venv/bin/python benchmarks/bench_check.py` (best of 2 runs each); "
+            f"load average {load} before the run. Pure Python (no compiled extension)."]
+    real = Path(os.environ.get("JAXKO_BENCH_REAL", "/work/precision-data/pyko"))
+    real_glossary = Path(os.environ.get("JAXKO_BENCH_REAL_GLOSSARY",
+                                        ROOT / "benchmarks" / "precision" / "pyko-glossary.yaml"))
+    if real.is_dir() and real_glossary.is_file():
+        rows += measure(f"Real catalog: python-docs-ko ({real}), glossary {real_glossary.name}",
+                        real, real_glossary, empty)
+    rows += measure("Synthetic catalogs (python-docs-ko-sized, generated)", catalogs,
+                    BENCH / "glossary-300.yaml", empty)
+    stages = stage_costs(sorted(catalogs.rglob("*.po")), empty)
+    rows.append("\nWhere the time goes (synthetic set, one process, microseconds per "
+                "translated entry):\n")
+    rows.append("| stage | µs/entry |\n|---|---:|")
+    rows += [f"| {label} | {micros:.2f} |" for label, micros in stages]
+    print("\n".join(rows))
     return 0
 
 
 def stage_costs(files: list[Path], sources: Path):
     """Microseconds per translated entry of each stage of runner._check_file, run
-    stage by stage over every catalog in one process; and what the screen sent on."""
+    stage by stage over every catalog in one process."""
     import gc
 
     from jaxko import glossary
     from jaxko.check import cache, pofile
-    from jaxko.check.message import TEXT
     from jaxko.check.runner import (build_state, check_messages, checkable, describe_all,
-                                    is_suppressed, screened, stable_hash)
+                                    is_suppressed, message_of, stable_hash)
 
     state = build_state(Options(source_dir=sources), glossary.load(BENCH / "glossary-300.yaml"))
-    names = ["read the file, SHA-1 for the cache", "parse the catalog (native reader)",
+    names = ["read the file, SHA-1 for the cache", "parse the catalog (pofile, with the verdict)",
              "describe each entry (syntax, code or text, suppressions)",
-             "screen (inline markup of the joined messages, native kernel)",
-             "rules, where the screen sent them", "consistency records (hashes)"]
+             "rules, where their prefilters let them", "consistency records (hashes)"]
     spent = [0.0] * len(names)
-    count = text = sent_messages = sent_groups = 0
+    count = 0
     gc.disable()
     for path in files:
         marks = [time.perf_counter()]
@@ -306,9 +278,7 @@ def stage_costs(files: list[Path], sources: Path):
         chosen = list(checkable(entries, None))
         descriptions = describe_all(chosen, state)
         marks.append(time.perf_counter())
-        messages = screened(path, chosen, descriptions, state)
-        marks.append(time.perf_counter())
-        check_messages(messages, state)
+        check_messages([message_of(path, e, d) for e, d in zip(chosen, descriptions)], state)
         marks.append(time.perf_counter())
         [(stable_hash(e.msgid), stable_hash(e.msgstr), is_suppressed(d[3], "consistency.translation"))
          for e, d in zip(chosen, descriptions)]
@@ -316,13 +286,10 @@ def stage_costs(files: list[Path], sources: Path):
         for i in range(len(names)):
             spent[i] += marks[i + 1] - marks[i]
         count += len(chosen)
-        text += sum(1 for d in descriptions if d[1] == TEXT)
-        sent_messages += sum(1 for m in messages if m.block == TEXT)
-        sent_groups += sum(bin(m.groups).count("1") for m in messages if m.block == TEXT)
     gc.enable()
     rows = [(name, seconds / count * 1e6) for name, seconds in zip(names, spent)]
     rows.append(("all stages", sum(spent) / count * 1e6))
-    return rows, {"messages": sent_messages, "groups": sent_groups, "text": text}
+    return rows
 
 
 if __name__ == "__main__":

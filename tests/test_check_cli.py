@@ -51,7 +51,8 @@ def test_json_format(tmp_path, capsys):
     assert check("--format", "json", str(path)) == 1
     data = json.loads(capsys.readouterr().out)
     finding = data["findings"][0]
-    assert set(finding) == {"path", "line", "rule", "severity", "message", "msgid", "suggestion"}
+    assert set(finding) == {"path", "line", "rule", "severity", "message", "msgid", "msgstr",
+                            "suggestion"}
     assert (finding["line"], finding["rule"], finding["msgid"], finding["suggestion"]) == (
         6, "particle.agreement", "Use the array.", "배열을")
     assert data["summary"]["errors"] == 1 and data["summary"]["rules"] == {"particle.agreement": 1}
@@ -167,11 +168,11 @@ def test_project_catalogs_have_no_errors():
     assert main(["check", "--format", "json", str(root / "locale" / "ko")]) == 0
 
 
-def test_no_screen_gives_the_same_report(capsys):
-    """--no-screen runs every rule on every message: the screen only spares work."""
+def test_no_prefilter_gives_the_same_report(capsys):
+    """--no-prefilter runs every rule on every message: the prefilters only spare work."""
     args = [str(FIXTURES / "catalogs"), "--glossary", str(GLOSSARY), "--format", "json", "--no-cache"]
     assert main(["check", *args]) == 1
     screened = capsys.readouterr().out
-    assert main(["check", *args, "--no-screen"]) == 1
+    assert main(["check", *args, "--no-prefilter"]) == 1
     assert capsys.readouterr().out == screened
     assert '"findings": [' in screened

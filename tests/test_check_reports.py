@@ -41,6 +41,7 @@ terms:
     ko: 스레드
   - en: trace
     ko: 트레이스
+    pos: verb
   - en: key
     ko: 키
   - en: multilayer perceptron

@@ -34,7 +34,7 @@ from jaxko.paths import repo_root
 ENTRY_KEYS: Mapping[str, type] = {
     "en": str, "ko": str, "variants": list, "forbidden": list, "keep": bool,
     "reading": str, "case_sensitive": bool, "forms": list, "note": str, "pos": str,
-    "sources": str,
+    "sources": str, "senses": list,
 }
 TOP_LEVEL_KEYS = ("terms",)
 PARTS_OF_SPEECH = ("noun", "verb", "adjective", "adverb", "phrase", "name")
@@ -58,6 +58,7 @@ class Term:
     pos: str | None = None
     sources: str | None = None
     line: int = 0
+    senses: tuple[str, ...] = ()   # English cue words: the term is meant only where one occurs
 
     @property
     def renderings(self) -> tuple[str, ...]:
@@ -317,7 +318,7 @@ def _parse_entry(node: yaml.Node, problem) -> Term | None:
         forbidden=values.get("forbidden", ()), keep=bool(values.get("keep", False)),
         reading=values.get("reading"), case_sensitive=bool(values.get("case_sensitive", False)),
         forms=values.get("forms", ()), note=values.get("note"), pos=values.get("pos"),
-        sources=values.get("sources"), line=start,
+        sources=values.get("sources"), line=start, senses=values.get("senses", ()),
     )
 
 
@@ -350,7 +351,22 @@ def validate(path: str | os.PathLike) -> list[Problem]:
     """Every problem of a glossary file (empty when it is valid)."""
     path = Path(path)
     text = _read(path)
-    return parse(text, str(path))[1]
+    glossary, problems = parse(text, str(path))
+    return sorted(problems + shape_problems(glossary))
+
+
+def shape_problems(glossary: Glossary) -> list[Problem]:
+    """Korean renderings that are not terms: an adverb (이제), a verb form (반환됩니다),
+    where the term declares no such part of speech (see :func:`korean.term_shape_problem`)."""
+    from jaxko.korean import term_shape_problem
+
+    problems = []
+    for term in glossary.terms:
+        for rendering in term.renderings:
+            reason = term_shape_problem(rendering, term.pos)
+            if reason:
+                problems.append(Problem(term.line, f"term `{term.en}`: {reason}", glossary.path or ""))
+    return problems
 
 
 def load(path: str | os.PathLike | None = None) -> Glossary:

@@ -15,6 +15,7 @@ Callers (the particle rule) stay silent then instead of guessing.
 
 from __future__ import annotations
 
+from functools import lru_cache
 import re
 from dataclasses import dataclass
 from typing import Mapping
@@ -364,3 +365,56 @@ def fix_particle(word: str, particle: str, readings: Mapping[str, str] | None = 
     """
     right = particle_for(word, particle, readings)
     return word + (right if right is not None else particle)
+
+
+# ------------------------------------------------------------------ term shape (kiwipiepy)
+
+_NOUN_TAGS = ("NNG", "NNP", "NNB", "NR", "NP", "SL", "SN", "SH", "XSN", "XR", "W_")
+_TAG_NAMES = {"MAG": "an adverb", "MAJ": "an adverb", "VV": "a verb", "VA": "an adjective",
+              "XSV": "a verb", "XSA": "an adjective", "EF": "a sentence ending",
+              "EC": "a connective ending", "ETM": "a modifier (관형형)", "ETN": "a nominal ending",
+              "EP": "a verb ending", "JKS": "a particle", "JKO": "a particle", "JKB": "a particle",
+              "JX": "a particle", "JKG": "a particle", "MM": "a determiner", "IC": "an interjection",
+              "VCP": "a copula (이다)"}
+
+
+@lru_cache(maxsize=1)
+def _kiwi():
+    from kiwipiepy import Kiwi  # imported here: model loading takes a second
+
+    return Kiwi()
+
+
+_PARTICLE_FINALS = ("을", "를", "에", "의", "은", "는", "과", "와", "이", "가", "로")
+_VERB_TAGS = frozenset({"VV", "VA", "XSV", "XSA", "VCP"})
+# How conjugated verbs and modifiers end (반환됩니다, 발생합니, 지정된, 같은, 사용하여).
+_CONJUGATED_ENDINGS = ("다", "니", "된", "한", "는", "은", "운", "게", "고", "서", "며", "면", "여")
+
+
+def term_shape_problem(text: str, pos: str | None = None) -> str | None:
+    """Why ``text`` cannot be a glossary rendering, or None.
+
+    A rendering is a noun phrase (배열, 자동 미분, 리스트) or, for a term declared a verb
+    or adjective, its stem (컴파일 for compile, 정적 for static). Rejected: conjugated
+    forms (반환됩니다, 발생합니, 지정된, 같은) and a lone adverb (이제, 또한) unless the term
+    declares ``pos: adverb``. Kiwi's analysis confirms the surface ending, so loanwords it
+    misreads (불리언, 토폴로지) pass."""
+    if pos in ("adverb", "phrase", "verb", "adjective"):
+        return None
+    tokens = _kiwi().tokenize(text)
+    if not tokens:
+        return None
+    shown = "+".join(f"{t.form}/{t.tag}" for t in tokens)
+    if len(tokens) == 1 and tokens[0].tag in ("MAG", "MAJ"):
+        return (f"`{text}` is an adverb ({shown}), not a term; remove it, or declare "
+                f"`pos: adverb` if the glossary really means the adverb")
+    if text.endswith(_PARTICLE_FINALS) and len(tokens) >= 2 and tokens[-1].tag.startswith("J") \
+            and not tokens[-2].tag.startswith("J"):
+        return (f"`{text}` ends in the particle `{tokens[-1].form}` ({shown}); write the term "
+                f"without it (`{text[: -len(tokens[-1].form)]}`)")
+    verbal = any(t.tag in _VERB_TAGS for t in tokens)
+    if text.endswith(("니다", "합니", "됩니", "습니")) or (
+            verbal and text.endswith(_CONJUGATED_ENDINGS) and tokens[-1].tag.startswith("E")):
+        return (f"`{text}` is a conjugated verb or modifier ({shown}), not a term; write "
+                f"its noun (반환, not 반환됩니다)")
+    return None

@@ -60,11 +60,11 @@ def stat_signature(path: Path) -> list[int] | None:
 
 
 def _code_digest() -> str:
-    """The source of the jaxko package (the screen's Cython kernel included): a changed
+    """The source of the jaxko package: a changed
     rule or reader invalidates the cache."""
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha1(usedforsecurity=False)
-    for path in sorted([*package.rglob("*.py"), *package.rglob("*.pyx")]):
+    for path in sorted(package.rglob("*.py")):
         digest.update(str(path.relative_to(package)).encode())
         try:
             digest.update(path.read_bytes())
@@ -94,10 +94,7 @@ def fingerprint(*, glossary: Path | None, use_glossary: bool, syntax: str | None
     glossary_digest = None
     if use_glossary and glossary is not None:
         glossary_digest = file_digest(glossary)
-    from jaxko.check import screen  # the records' hash is the kernel's when it is built
-
-    parts = [VERSION, sys.version, _library_versions(), _code_digest(), screen.available(),
-             glossary_digest,
+    parts = [VERSION, sys.version, _library_versions(), _code_digest(), glossary_digest,
              use_glossary, syntax, sorted(select or []), sorted(ignore or []),
              str(source_dir.resolve()) if source_dir is not None else None]
     text = json.dumps(parts, ensure_ascii=True)
@@ -114,7 +111,7 @@ class Entry:
     entries: int
     checked: int
     suppressed: int
-    findings: list[list]                   # [line, rule, severity, message, msgid, suggestion]
+    findings: list[list]                   # [line, rule, severity, message, msgid, suggestion, msgstr]
     records: list                          # flat: key hash, msgstr hash, line, suppressed, ...
 
     def valid(self, digest: str | None, srcdir: Path | None) -> bool:
@@ -139,8 +136,9 @@ def _entry(raw) -> Entry | None:
                   for k, v in entry.sources.items())
           and all(isinstance(n, int) for n in (entry.entries, entry.checked, entry.suppressed))
           and isinstance(entry.findings, list)
-          and all(isinstance(f, list) and len(f) == 6 and isinstance(f[0], int)
+          and all(isinstance(f, list) and len(f) == 7 and isinstance(f[0], int)
                   and all(isinstance(x, str) for x in f[1:5]) and (f[5] is None or isinstance(f[5], str))
+                  and isinstance(f[6], str)
                   for f in entry.findings)
           and isinstance(entry.records, list) and len(entry.records) % 4 == 0)
     return entry if ok else None

@@ -7,6 +7,7 @@ carries the name, the severity and the documented example.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 
 from jaxko.check.registry import Finding, Hit, rule, RULES
@@ -17,6 +18,10 @@ RULE = "consistency.translation"
 @rule(RULE, severity="warning", scope="project", blocks=("text", "code", "math"))
 def same_translation(message, context):
     """The same msgid is translated differently in different catalogs; the variants are listed.
+
+    Reported for a short msgid (a title, label or term: one rendering everywhere) and for a
+    sentence whose glossary terms are rendered differently; two wordings of one long
+    sentence that agree on its terms are not reported, nor differences of spacing alone.
 
     Bad::
 
@@ -37,16 +42,78 @@ def same_translation(message, context):
           - location: faq.md:9
             msgid: Just-in-time compilation
             msgstr: 적시 컴파일
+
+    Bad::
+
+        entries:
+          - location: thinking_in_jax.md:3
+            msgid: Rule of thumb
+            msgstr: 경험칙
+          - location: sharp_bits.md:9
+            msgid: Rule of thumb
+            msgstr: 경험 법칙
+
+    Good::
+
+        entries:
+          - location: a.md:3
+            msgid: This function returns an array of the same shape as its input array.
+            msgstr: 이 함수는 입력 배열과 모양이 같은 배열을 반환합니다.
+          - location: b.md:9
+            msgid: This function returns an array of the same shape as its input array.
+            msgstr: 이 함수는 입력 배열과 같은 모양의 배열을 돌려줍니다.
+
+    Bad::
+
+        entries:
+          - location: a.md:3
+            msgid: This function returns an array of the same shape as its input array.
+            msgstr: 이 함수는 입력 배열과 모양이 같은 배열을 반환합니다.
+          - location: b.md:9
+            msgid: This function returns an array of the same shape as its input array.
+            msgstr: 이 함수는 입력 어레이와 모양이 같은 어레이를 반환합니다.
     """
     return iter(())
 
 
-def find_inconsistent(records) -> list[Finding]:
+SHORT_WORDS = 6  # a msgid this short is a title, label or term: one rendering everywhere
+_WORDS = re.compile(r"[A-Za-z0-9]+")
+_INDEX_ENTRY = re.compile(r"[a-z][a-z0-9_.-]*")
+_ESCAPED_SPACE = re.compile(r"\\\s")
+_SPACE_BEFORE_HANGUL = re.compile(r"(?<=[`*)\]])\s+(?=[가-힣])")
+_SPACES = re.compile(r"\s+")
+
+
+def _normal(msgstr: str) -> str:
+    """A rendering with what the reader does not see as a difference removed: ``\\ ``
+    escapes, a space between markup and its particle, runs of spaces, a final stop."""
+    text = _ESCAPED_SPACE.sub("", msgstr)
+    text = _SPACE_BEFORE_HANGUL.sub("", text)
+    return _SPACES.sub(" ", text).strip().rstrip(".:;").strip()
+
+
+def _term_renderings(msgid: str, msgstr: str, matcher) -> frozenset[str]:
+    """The glossary renderings (accepted or forbidden) of the msgid's terms in a msgstr."""
+    wanted = set()
+    for number in matcher.english_terms(msgid):
+        term = matcher.terms[number]
+        if term.pos or term.senses or term.variants or term.forbidden:  # a recorded decision
+            wanted.update(term.renderings, term.forbidden)
+    if not wanted:
+        return frozenset()
+    return frozenset(matcher.found_renderings(matcher.korean_matches(msgstr)) & wanted)
+
+
+def find_inconsistent(records, matcher=None) -> list[Finding]:
     """Findings for msgids with several translations.
 
     ``records``: (key, msgstr, path, line, msgid, suppressed) tuples, one per checked
-    entry. Entries that use the most common translation are not reported; each other
-    one is, with every variant and how often it is used.
+    entry. Renderings that differ only in spacing or escapes are the same. A short msgid
+    (a title, a label, a term: at most SHORT_WORDS words) must have one rendering; a
+    longer sentence is reported only where the glossary terms it renders differ
+    (``matcher``): paraphrases of one sentence are not a problem a reviewer fixes.
+    Entries that use the most common translation are not reported; each other one is,
+    with every variant and how often it is used.
     """
     by_key: dict = defaultdict(list)
     for record in records:
@@ -57,23 +124,35 @@ def find_inconsistent(records) -> list[Finding]:
         if len(group) < 2:
             continue
         paths = {r[2] for r in group}
-        counts = Counter(r[1] for r in group)
+        normal = {r[1]: _normal(r[1]) for r in group}
+        counts = Counter(normal[r[1]] for r in group)
         if len(counts) < 2 or len(paths) < 2:
             continue
+        msgid = group[0][4]
+        if _INDEX_ENTRY.fullmatch(msgid.strip()):
+            continue  # an index entry or term name (class, signal): glossed or not by context
+        if len(_WORDS.findall(msgid)) > SHORT_WORDS:
+            if matcher is None:
+                continue
+            terms = {_term_renderings(msgid, m, matcher) for m in normal.values()}
+            if len(terms) < 2:
+                continue
         # The majority translation, ties broken by first appearance (sorted paths).
         group.sort(key=lambda r: (r[2], r[3]))
-        order = {msgstr: i for i, (msgstr, _) in enumerate(
-            sorted(counts.items(), key=lambda item: (-item[1], [r[1] for r in group].index(item[0]))))}
+        order_seen = [normal[r[1]] for r in group]
+        order = {text: i for i, (text, _) in enumerate(
+            sorted(counts.items(), key=lambda item: (-item[1], order_seen.index(item[0]))))}
         majority = min(order, key=order.get)
-        start = _common_prefix([" ".join(m.split()) for m in counts])
+        majority_text = next(r[1] for r in group if normal[r[1]] == majority)
+        start = _common_prefix(list(counts))
         shown = "; ".join(f"`{_short(m, start)}` ({c}×)" for m, c in
                           sorted(counts.items(), key=lambda item: order[item[0]]))
         for _, msgstr, path, line, msgid, suppressed in group:
-            if msgstr == majority or suppressed:
+            if normal[msgstr] == majority or suppressed:
                 continue
             findings.append(Finding(path, line, RULE, severity,
                                     f"translated differently elsewhere: {shown}",
-                                    msgid, majority))
+                                    msgid, majority_text, msgstr))
     return findings
 
 

@@ -7,7 +7,9 @@ The examples use the glossary of :mod:`jaxko.check.examples`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from jaxko.check.context import Context, cached, msgid_masked, msgstr_masked
 from jaxko.check.message import Message
@@ -40,9 +42,62 @@ def _hangul_before(text: str, index: int) -> bool:
     return index > 0 and "가" <= text[index - 1] <= "힣"
 
 
+# Words before an English word that make it a noun ("the set", "a list of"): a term
+# that declares no part of speech is only looked for where one of these says it is the
+# noun, unless its ending alone says so (convolution, parameter) or it has several words.
+NOUN_CUES = frozenset("""the a an this that these those each every any some no its their
+your our my his her of new one two three all another which whose same given
+following""".split())
+# Words before an English word that make it a verb ("to set", "you can list").
+VERB_CUES = frozenset("""to can cannot will would may might must should shall could you we
+i they also not please then and""".split())
+_NOUN_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ism", "ance", "ence", "ure",
+                 "ter", "tor", "ler", "ser", "ian", "ogy", "phy", "ics", "ary", "ory")
+
+
+def _in_sense(term, words: str, msgid: str) -> bool:
+    """Whether the term's English words are used in the term's sense somewhere in the msgid.
+
+    ``senses:`` cue words, when the term declares them, must occur in the msgid. A
+    one-word term is checked where the word before it says it is the part of speech the
+    term declares: a noun (``pos: noun`` or none) not after "to"/"can"/..., and a term
+    with no ``pos`` only after a determiner ("the set", "a list") unless its ending makes
+    it a noun whatever the context (convolution, parameter).
+    """
+    lowered = msgid.lower()
+    if term.senses and not any(re.search(rf"\b{re.escape(cue.lower())}\b", lowered)
+                               for cue in term.senses):
+        return False
+    if " " in words or "-" in words or term.pos in ("verb", "adjective", "adverb", "phrase", "name"):
+        return True
+    if term.pos is None and term.en.lower().endswith(_NOUN_ENDINGS):
+        return True
+    for match in re.finditer(rf"(?<![\w-]){re.escape(words.lower())}(?![\w-])", lowered):
+        before = re.findall(r"[a-z]+", lowered[max(0, match.start() - 30):match.start()])
+        previous = before[-1] if before else ""
+        if term.pos == "noun" and previous not in VERB_CUES:
+            return True
+        if previous in NOUN_CUES:
+            return True
+    return False
+
+
+def _english_kept(words: str, masked: str, term) -> bool:
+    """The English of the term kept in the msgstr (alone or with a Korean gloss:
+    ``리스트(list)``, ``list(목록)``): the translator chose to show it."""
+    if not re.search("[가-힣]", masked):
+        return False  # an untranslated copy keeps everything: not a choice
+    lowered = masked.lower()
+    return any(re.search(rf"(?<![a-z]){re.escape(w.lower())}", lowered)
+               for w in {words, term.en, *term.forms})
+
+
 @rule("glossary.missing", severity="warning")
 def missing_rendering(message: Message, context: Context):
     """An English term of the msgid is in the msgstr in neither its agreed rendering nor a variant.
+
+    A warning for terms whose entry records a decision (``pos``, ``senses``, ``variants``
+    or ``forbidden``); for a bare ``en``/``ko`` pair, an ``info`` hint (``--show-info``).
 
     Bad::
 
@@ -55,6 +110,24 @@ def missing_rendering(message: Message, context: Context):
         location: autodidax.md:12
         msgid: We compute the convolutions of two arrays.
         msgstr: 두 배열의 합성곱을 계산합니다.
+
+    Bad::
+
+        location: api.rst:9
+        msgid: Each function returns a set of names.
+        msgstr: 각 함수는 이름 모음을 반환합니다.
+
+    Good::
+
+        location: api.rst:9
+        msgid: You can set the names of each function.
+        msgstr: 각 함수의 이름을 정할 수 있습니다.
+
+    Good::
+
+        location: api.rst:10
+        msgid: Each function returns a set of names.
+        msgstr: 각 함수는 이름의 set(집합)을 반환합니다.
     """
     analysis = analyse(message, context)
     if not analysis.msgid_terms:
@@ -69,6 +142,10 @@ def missing_rendering(message: Message, context: Context):
             continue
         if any(matcher.occurs(r, analysis.msgstr_masked) for r in term.renderings):
             continue  # overlapped by a longer match (JIT 컴파일러)
+        if _english_kept(words, analysis.msgstr_masked, term):
+            continue  # English kept, or kept with a gloss
+        if not _in_sense(term, words, msgid_masked(message)):
+            continue  # another sense or part of speech ("to set" for 집합)
         if any(f in analysis.renderings for f in term.forbidden):
             continue  # glossary.forbidden reports it, with the fix
         if spacing is None:
@@ -76,7 +153,11 @@ def missing_rendering(message: Message, context: Context):
         if any(r in spacing for r in term.renderings):
             continue  # glossary.spacing reports it
         shown = " or ".join(f"`{r}`" for r in term.renderings)
-        yield Hit(f"`{words}` is translated without its agreed rendering {shown}", term.ko)
+        # A term whose entry records a decision (part of speech, sense cues, variants,
+        # forbidden renderings) is a warning; a bare word-to-word entry only a hint.
+        curated = term.pos or term.senses or term.variants or term.forbidden
+        yield Hit(f"`{words}` is translated without its agreed rendering {shown}", term.ko,
+                  None if curated else "info")
 
 
 @rule("glossary.forbidden", severity="error")
@@ -168,6 +249,12 @@ def spacing_variant(message: Message, context: Context):
         location: api.rst:7
         msgid: Each parameter has a default value.
         msgstr: 각 매개변수에는 기본값이 있습니다.
+
+    Good::
+
+        location: api.rst:8
+        msgid: The parameter is removed; the module keeps its parameter.
+        msgstr: 매개변수가 제거되었습니다. 모듈이 제 매개변수를 유지합니다.
     """
     analysis = analyse(message, context)
     if not analysis.msgid_terms:
@@ -187,3 +274,95 @@ def spacing_variant(message: Message, context: Context):
                 yield Hit(f"`{spacing[rendering]}` is spaced differently from the agreed "
                           f"`{rendering}`", rendering)
                 break
+
+
+_TITLE_WORDS = 6
+
+
+def _gloss_of(term, msgstr: str) -> bool:
+    """Whether ``msgstr`` glosses the term: its rendering with the English in brackets
+    (적시 컴파일(just-in-time compilation), 자동 미분(autodiff)) or the English with
+    the rendering (JIT(적시 컴파일))."""
+    return any(pattern.search(msgstr) for pattern in _gloss_patterns(term.en, term.forms,
+                                                                      term.renderings))
+
+
+@lru_cache(maxsize=4096)
+def _gloss_patterns(en: str, forms: tuple, renderings: tuple) -> tuple:
+    english = "|".join(re.escape(e) for e in (en, *forms))
+    patterns = []
+    for rendering in renderings:
+        ko = re.escape(rendering)
+        # The bracket holds the term itself (연결 리스트(linked list) glosses another term).
+        patterns.append(re.compile(rf"{ko}\s*[(（]\s*(?:{english})(?:e?s)?\s*[)）]", re.I))
+        patterns.append(re.compile(
+            rf"(?<![\w-])(?:{english})(?:e?s)?\s*[(（]\s*{ko}\s*[)）]", re.I))
+    return tuple(patterns)
+
+
+@rule("glossary.gloss-position", severity="info")
+def gloss_position(message: Message, context: Context):
+    """A term is glossed (rendering with its English in brackets) only once per page, at its first use.
+
+    The page is the catalog; its messages are read in order. Headings and index entries
+    (short msgids without a final stop) count neither as the first use nor as a gloss.
+
+    Bad::
+
+        entries:
+          - location: thinking_in_jax.md:10
+            msgid: JAX uses just-in-time compilation to speed up code.
+            msgstr: JAX는 적시 컴파일로 코드를 빠르게 합니다.
+          - location: thinking_in_jax.md:90
+            msgid: Just-in-time compilation traces the function once.
+            msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
+
+    Bad::
+
+        entries:
+          - location: thinking_in_jax.md:10
+            msgid: JAX uses just-in-time compilation to speed up code.
+            msgstr: JAX는 적시 컴파일(just-in-time compilation)로 코드를 빠르게 합니다.
+          - location: thinking_in_jax.md:90
+            msgid: Just-in-time compilation traces the function once.
+            msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
+
+    Good::
+
+        entries:
+          - location: thinking_in_jax.md:3
+            msgid: Just-in-time compilation
+            msgstr: 적시 컴파일
+          - location: thinking_in_jax.md:10
+            msgid: JAX uses just-in-time compilation to speed up code.
+            msgstr: JAX는 적시 컴파일(just-in-time compilation)로 코드를 빠르게 합니다.
+          - location: thinking_in_jax.md:90
+            msgid: Just-in-time compilation traces the function once.
+            msgstr: 적시 컴파일은 함수를 한 번 추적합니다.
+    """
+    pages = context.memo("gloss-position")
+    page = pages.get(message.path)
+    if page is None or message.line <= page["last"]:  # a new pass over this catalog
+        page = pages[message.path] = {"used": {}, "glossed": {}, "last": 0}
+    page["last"] = message.line
+    terms = analyse(message, context).msgid_terms
+    if not terms:
+        return
+    matcher = context.matcher
+    msgid = message.msgid.strip()
+    heading = len(msgid.split()) <= _TITLE_WORDS and not msgid.endswith((".", ":", "?", "!"))
+    for number in terms:
+        term = matcher.terms[number]
+        if "(" in message.msgstr and not heading and not term.keep and _gloss_of(term, message.msgstr):
+            if number in page["glossed"]:
+                yield Hit(f"`{term.en}` is glossed again; it was glossed on line "
+                          f"{page['glossed'][number]} of this page: keep only the first gloss",
+                          term.ko)
+            elif number in page["used"]:
+                yield Hit(f"`{term.en}` is glossed here but first used without a gloss on line "
+                          f"{page['used'][number]}: move the gloss to its first use")
+                page["glossed"][number] = message.line
+            else:
+                page["glossed"][number] = message.line
+        if not heading:
+            page["used"].setdefault(number, message.line)

@@ -55,9 +55,7 @@ class Inline(NamedTuple):
         return (self.kind, self.role, self.target)
 
 
-# Both patterns exclude NUL (``\x00``) from every ``.`` and negated class: no construct
-# can span a NUL, so many messages joined by :data:`SEPARATOR` parse in one pass as
-# each would alone. Runs of plain characters are possessive (``++``):
+# Runs of plain characters are possessive (``++``):
 # nothing after them could match inside one, and the engine no longer tries a
 # character at a time.
 _MYST = re.compile(
@@ -80,7 +78,7 @@ _MYST = re.compile(
 )
 
 _RST = re.compile(
-    r"``(?P<lit_body>[^\s`\x00](?:[^\x00]*?[^\s`\x00])?)``(?!`)"
+    r"``(?P<lit_body>[^\s`\x00](?:[^\x00]*?[^\s`\x00])??)``(?!`)"
     r"|:(?P<role_name>[A-Za-z][\w.:+-]*?):`(?P<role_body>(?:[^`\\\x00]++|\\[^\x00])+)`(?P<role_ref>__?)?"
     r"|`(?P<interp_body>(?:[^`\\\x00]++|\\[^\x00])+)`(?::(?P<role_suffix>[A-Za-z][\w.:+-]*?):)?(?P<interp_ref>__?)?"
     r"|\|(?P<subst_name>[^|\s\x00](?:[^|\n\x00]*[^|\s\x00])?)\|(?P<subst_ref>__?)?"
@@ -262,13 +260,6 @@ def bare_urls(text: str):
             position = at + 3
 
 
-# Joins messages for the screen (jaxko.check.screen, whose kernel joins with it): NUL
-# is in no message (the kernel checks) and no construct can span it; the newlines on
-# both sides make every message start and end as a string does for the patterns'
-# lookarounds (whitespace or nothing around it).
-SEPARATOR = "\n\x00\n"
-
-
 def mask(text: str, inlines: tuple[Inline, ...], keep_titles: bool = True,
          syntax: str = "myst") -> str:
     """``text`` with code, targets, URLs, math and HTML blanked out (same length).
@@ -324,5 +315,10 @@ def _is_external(target: str) -> bool:
     return bool(_SCHEME.match(target.strip()))
 
 
+_LANGUAGE_SEGMENT = re.compile(r"(?<=[^/])/ko(?:[-_]kr)?(?=/)", re.I)
+
+
 def normalise_url(url: str) -> str:
-    return url.strip().rstrip("/")
+    """A URL as compared: without a final slash, and without a Korean language segment
+    (``docs.python.org/ko/3.12/…`` is the Korean edition of the same page)."""
+    return _LANGUAGE_SEGMENT.sub("", url.strip(), count=1).rstrip("/")

@@ -27,7 +27,15 @@ def _show_role(role: str | None, target: str, syntax: str) -> str:
     return f":{role}:`{target}`" if role else f"`{target}`"
 
 
-@rule("markup.literal", severity="error", needs="`", screened=True)
+_WORD_CHARS = re.compile(r"[A-Za-z가-힣]+")
+
+
+def _skeleton(text: str) -> str:
+    """A literal without its words: what is code in it (quotes, brackets, operators)."""
+    return _WORD_CHARS.sub("a", text)
+
+
+@rule("markup.literal", severity="error", needs="`", markup=True)
 def literal_kept(message: Message, context: Context):
     """Every inline literal of the msgid (``x`` in reST, `x` in MyST) appears unchanged in the msgstr (at least once).
 
@@ -42,18 +50,53 @@ def literal_kept(message: Message, context: Context):
         location: quickstart.md:30
         msgid: Use `jax.numpy` as `jnp`.
         msgstr: "`jax.numpy`를 `jnp`로 씁니다."
+
+    Bad::
+
+        location: library/os.rst:10
+        msgid: Use ``x`` and ``y`` here.
+        msgstr: 여기서 ``x``\\와 ``z``\\를 사용합니다.
+
+    Good::
+
+        location: library/os.rst:10
+        msgid: Use ``x`` and ``y`` here.
+        msgstr: 여기서 ``x``\\와 ``y``\\를 사용합니다.
+
+    Words translated inside a literal that keeps its code (``(key, value)`` as ``(키, 값)``,
+    ``'hello world'`` as ``'안녕 세상'``) are an ``info`` hint: usually meant.
     """
     source = Counter(i.text for i in msgid_inlines(message) if i.kind == inline.LITERAL)
     if not source:
         return
     translated = Counter(i.text for i in msgstr_inlines(message) if i.kind == inline.LITERAL)
     quote = "`" if message.syntax == "myst" else "``"
+    extra = {_skeleton(t) for t in translated if t not in source}
     for text in _missing(source, translated):
+        if (" " in text or "'" in text or '"' in text) and _skeleton(text) in extra:
+            # Only words changed, the code around them kept: ``(key, value)`` as
+            # ``(키, 값)``. Translated contents of an example, more often meant than not.
+            yield Hit(f"inline literal {quote}{text}{quote} has its words translated; keep them "
+                      "if they are code", f"{quote}{text}{quote}", "info")
+            continue
         yield Hit(f"inline literal {quote}{text}{quote} of the msgid is missing or changed",
                   f"{quote}{text}{quote}")
 
 
-@rule("markup.role", severity="error", needs="`", screened=True)
+# Roles whose body is text shown to the reader, not a target: translators translate it
+# (:dfn:`parameter` -> :dfn:`매개변수`); only the role itself must be kept.
+TEXT_ROLES = frozenset({"dfn", "abbr", "emphasis", "strong", "sup", "sub", "superscript",
+                        "subscript", "title-reference", "t", "guilabel", "menuselection"})
+
+
+def _role_key(item) -> tuple:
+    """What of a role must be kept: the role and its target (the role alone for TEXT_ROLES)."""
+    if item.role in TEXT_ROLES:
+        return item.role, "…"
+    return item.role, item.target
+
+
+@rule("markup.role", severity="error", needs="`", markup=True)
 def role_kept(message: Message, context: Context):
     """The msgstr has the same roles with the same targets; only display texts may change.
 
@@ -68,9 +111,21 @@ def role_kept(message: Message, context: Context):
         location: jit-compilation.rst:12
         msgid: See :func:`jax.jit` and :ref:`jit-tracing`.
         msgstr: :ref:`추적 <jit-tracing>`\\ 과 :func:`jax.jit`\\ 을 보세요.
+
+    Bad::
+
+        location: glossary.rst:3
+        msgid: A :dfn:`parameter` is a named entity; see :term:`argument`.
+        msgstr: :dfn:`매개변수`\\는 이름 붙은 개체입니다. :term:`인자`\\를 보세요.
+
+    Good::
+
+        location: glossary.rst:3
+        msgid: A :dfn:`parameter` is a named entity; see :term:`argument`.
+        msgstr: :dfn:`매개변수`\\는 이름 붙은 개체입니다. :term:`인자 <argument>`\\를 보세요.
     """
-    source = Counter((i.role, i.target) for i in msgid_inlines(message) if i.kind == inline.ROLE)
-    translated = Counter((i.role, i.target) for i in msgstr_inlines(message) if i.kind == inline.ROLE)
+    source = Counter(_role_key(i) for i in msgid_inlines(message) if i.kind == inline.ROLE)
+    translated = Counter(_role_key(i) for i in msgstr_inlines(message) if i.kind == inline.ROLE)
     if source == translated:
         return
     for role, target in _missing(source, translated):
@@ -80,7 +135,17 @@ def role_kept(message: Message, context: Context):
         yield Hit(f"role {_show_role(role, target, message.syntax)} is not in the msgid")
 
 
-@rule("markup.link", severity="error", needs=("](", "`_", "`__", "<", "://", "]["), screened=True)
+def _link_key(item) -> tuple:
+    """What a link must keep. `번역 <Name_>`_ is the named reference `Name`_ with its own
+    text (valid reST): the same key as the reference."""
+    target = item.target.strip()
+    if item.kind == inline.LINK and target.endswith("_") and not target.endswith("\\_") \
+            and not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:|^/", target):
+        return inline.REFERENCE, " ".join(target[:-1].split()).lower()
+    return item.kind, inline.normalise_url(item.target)
+
+
+@rule("markup.link", severity="error", needs=("](", "`_", "`__", "<", "://", "]["), markup=True)
 def link_kept(message: Message, context: Context):
     """The msgstr links to the same targets as the msgid (link texts may be translated).
 
@@ -95,11 +160,23 @@ def link_kept(message: Message, context: Context):
         location: installation.md:40
         msgid: Read the [installation guide](installation.md#pip).
         msgstr: "[설치 안내](installation.md#pip)를 읽으세요."
+
+    Bad::
+
+        location: tutorial.rst:8
+        msgid: See `the tutorial <Tutorial_>`_ for more.
+        msgstr: 더 보려면 `자습서 <Guide_>`_\\를 보세요.
+
+    Good::
+
+        location: tutorial.rst:8
+        msgid: See `Tutorial`_ for more.
+        msgstr: 더 보려면 `자습서 <Tutorial_>`_\\를 보세요.
     """
     kinds = (inline.LINK, inline.IMAGE, inline.REFERENCE, inline.URL)
-    source = Counter((i.kind, inline.normalise_url(i.target)) for i in msgid_inlines(message)
+    source = Counter(_link_key(i) for i in msgid_inlines(message)
                      if i.kind in kinds and i.target is not None)
-    translated = Counter((i.kind, inline.normalise_url(i.target)) for i in msgstr_inlines(message)
+    translated = Counter(_link_key(i) for i in msgstr_inlines(message)
                          if i.kind in kinds and i.target is not None)
     if source == translated:
         return
@@ -109,10 +186,13 @@ def link_kept(message: Message, context: Context):
     for kind, target in _missing(translated, source):
         if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//", target):
             continue  # a new external URL: safety.new-url reports it
+        if kind == inline.REFERENCE and re.search(rf"(?<![\w`]){re.escape(target)}_(?!\w)",
+                                                  message.msgid, re.I):
+            continue  # msgid's bare reference name_ given a translated text: `번역 <name_>`_
         yield Hit(f"link target `{target}` is not in the msgid")
 
 
-@rule("markup.reference", severity="error", needs=("[", "|", "{{"), screened=True)
+@rule("markup.reference", severity="error", needs=("[", "|", "{{"), markup=True)
 def references_kept(message: Message, context: Context):
     """Footnote references, citations and substitutions of the msgid are kept, none added.
 

@@ -44,8 +44,6 @@ class Message:
     language: str | None = None  # language of a code block, when known
     # Rules suppressed on this entry (`jaxko: ignore RULE` comments).
     ignored: frozenset[str] = field(default=frozenset())
-    # Bits of the rule groups the screen (jaxko.check.screen) sends here; -1: every rule.
-    groups: int = -1
     # Values derived by rules (parsed markup, terms found), shared between rules.
     cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 

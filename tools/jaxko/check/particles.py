@@ -42,11 +42,27 @@ def _particle_after(text: str, position: int):
     return particle, form, rest, match.end()
 
 
+def _pronounceable_acronym(word: str, context: Context) -> bool:
+    """An upper-case word of four or more letters with a vowel (IDLE, HMAC, INET, JSON)
+    may be read as a word (아이들, 에이치맥) or by its letters: the ending is not known
+    unless the glossary gives its reading."""
+    if not (word.isalpha() and word.isupper()) or word in context.readings \
+            or word.lower() in context.readings:
+        return False
+    if len(word) == 3:  # GET, TOP, POP: consonant-vowel-consonant reads as a word
+        return word[1] in "AEIOU" and word[0] not in "AEIOU" and word[2] not in "AEIOU"
+    return len(word) >= 4 and any(v in word for v in "AEIOU")
+
+
 def _judge(word: str, shown_word: str, text: str, position: int, context: Context):
     found = _particle_after(text, position)
     if found is None:
         return None
-    particle, form, rest, _ = found
+    particle, form, rest, end = found
+    if end < len(text) and (text[end] == "-" or text[end].isdigit()):
+        return None  # 모듈라-3: the syllables are part of a name, not a particle
+    if _pronounceable_acronym(word, context):
+        return None
     ending = context.ending(word)
     if ending is None or particle.accepts(form, ending):
         return None
@@ -107,9 +123,16 @@ def particle_agreement(message: Message, context: Context):
             continue
         if not _readable(word, context):
             continue
+        if word.isdigit() and match.start() > 0 and masked[match.start() - 1] in "/:":
+            continue  # 2/3, 3:00: read as a fraction or a time, not digit by digit
         hit = _judge(word, word, masked, match.end(), context)
         if hit is not None:
             seen.add(match.end())
+            if not word.isdigit() and word not in context.readings \
+                    and word.lower() not in context.readings:
+                # A bare Latin word without a glossary reading (pip, OR, dir, o3): how
+                # it is read is a guess, so the verdict is a hint.
+                hit = Hit(hit.message, hit.suggestion, "info")
             yield hit
     # 4. A gloss in parentheses does not count: 합성곱(convolution)을 agrees with 합성곱.
     for match in _GLOSS.finditer(masked):
@@ -135,26 +158,6 @@ def shown_word(literal: bool, text: str) -> str | None:
     return _TRAILING_GLOSS.sub("", shown)
 
 
-# Verdicts for the screen (jaxko.check.screen), which finds where a particle follows a
-# word and asks these whether the rule above would report it there.
-
-
-def wrong_after(word: str, run: str, context: Context) -> bool:
-    """Whether the Hangul ``run`` after ``word`` is a particle in the wrong shape."""
-    return _judge(word, word, run, 0, context) is not None
-
-
-def wrong_after_markup(literal: bool, text: str, run: str, context: Context) -> bool:
-    """Whether ``run`` after inline markup showing ``text`` is reported (step 1)."""
-    shown = shown_word(literal, text)
-    return shown is not None and wrong_after(shown, run, context)
-
-
-def wrong_after_latin(word: str, run: str, context: Context) -> bool:
-    """Whether ``run`` after the plain Latin ``word`` is reported (step 3)."""
-    return _readable(word, context) and wrong_after(word, run, context)
-
-
 def _has_hangul(text: str) -> bool:
     return _HANGUL_RUN.search(text) is not None
 
@@ -170,3 +173,85 @@ def _readable(word: str, context: Context) -> bool:
 def _known_english(word: str) -> bool:
     """Plain English words whose Hangul ending the spelling tables know."""
     return word.isalpha() and word.islower() and len(word) > 2 and korean.english_ending(word) is not None
+
+
+# Emphasis whose text ends in a particle: **슬픔과**, __슬픔과__, *슬픔과*.
+_EMPHASIS = re.compile(r"(?<![*_\w])(\*\*|__|\*|_)(?=\S)([^*_\n]*?[가-힣])\1(?![*_\w])")
+# Case and conjunctive particles only: an emphasised adverbial (*동시에*, *임시로*,
+# *대부분의*, *뒤에*) is one word rendering an emphasised English adverb or determiner.
+_PARTICLE_SYLLABLES = frozenset("은는이가을를과와")
+
+
+def _ends_in_particle(text: str) -> str | None:
+    """The particle ``text`` ends in (슬픔과: 과), or None. The word before it must have
+    two syllables or more and agree with the particle, or end in a Latin letter or digit
+    (src를): 사과, 결과 and 무언가 are words, not 사 + 과. By the syllables, not a morpheme analyser, which would cost
+    more to load than the whole check."""
+    stem = text[:-1].rstrip()
+    if not stem:
+        return None
+    last_word = stem.split()[-1]
+    if last_word[-1].isascii() and last_word[-1].isalnum():
+        return text[-1]
+    hangul = sum(1 for ch in last_word if "가" <= ch <= "힣")
+    particle = text[-1]
+    if hangul < 2 or particle in "은는":  # 표시되는, 반환하는: a verb's modifier ending
+        return None
+    # The particle must agree with the syllable before it, or it is part of the word:
+    # 무언가 (가 after a final consonant), 사과 (과 after a vowel).
+    final = korean.has_final_consonant(last_word[-1])
+    if final is None or (particle in "을이과") != final:
+        return None
+    return particle
+
+
+@rule("particle.emphasis", severity="warning", needs=("*", "_"))
+def particle_inside_emphasis(message: Message, context: Context):
+    """A particle is inside emphasis (**슬픔과**): the emphasis covers the word only, the particle follows it.
+
+    Bad::
+
+        location: thinking_in_jax.md:40
+        msgid: "**Sorrow** and joy."
+        msgstr: "**슬픔과** 기쁨."
+
+    Good::
+
+        location: thinking_in_jax.md:40
+        msgid: "**Sorrow** and joy."
+        msgstr: "**슬픔**과 기쁨."
+
+    Bad::
+
+        location: thinking_in_jax.md:41
+        msgid: "__Sorrow__ and joy."
+        msgstr: "__슬픔과__ 기쁨."
+
+    Good::
+
+        location: thinking_in_jax.md:42
+        msgid: "**An apple** is red."
+        msgstr: "**사과**는 빨갛습니다."
+
+    Good::
+
+        location: asyncio.rst:42
+        msgid: Run two coroutines *concurrently*.
+        msgstr: 두 코루틴을 *동시에* 실행합니다.
+    """
+    text = message.msgstr
+    if "*" not in text and "_" not in text:
+        return
+    for match in _EMPHASIS.finditer(text):
+        body = match.group(2)
+        if body[-1] not in _PARTICLE_SYLLABLES or len(body) < 2:
+            continue
+        particle = _ends_in_particle(body)
+        if not particle:
+            continue
+        word = body[: -len(particle)].rstrip()
+        marker = "**" if match.group(1) in ("**", "__") else "*"
+        glue = "\\ " if message.syntax == "rst" else ""
+        yield Hit(f"the particle `{particle}` is inside the emphasis `{match.group(0)}`; "
+                  f"emphasise the word only",
+                  f"{marker}{word}{marker}{glue}{particle}")

@@ -12,11 +12,9 @@ it rejects what polib rejects, as a one-line :class:`~jaxko.errors.UserError`.
 from __future__ import annotations
 
 import re
-from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
-from jaxko.check.native import kernel as _kernel
 from jaxko import poverdict
 from jaxko.errors import UserError
 
@@ -26,8 +24,7 @@ _UNESCAPED_QUOTE = re.compile(r'([^\\]|^)"')
 
 
 class PoEntry(NamedTuple):
-    """One active entry: what the checker reads, with its line span in the file (a
-    named tuple: the native reader makes 75,000 of them in a blink)."""
+    """One active entry: what the checker reads, with its line span in the file."""
 
     line: int                   # line of `msgid` (polib's linenum)
     first_line: int             # first line of the entry (its first comment)
@@ -40,6 +37,7 @@ class PoEntry(NamedTuple):
     tcomment: str               # translator comments (`# ...`), joined with newlines
     comment: str                # extracted comments (`#. ...`), joined with newlines
     plural: bool = False
+    empty_form: bool = False    # a plural entry with some msgstr[n] empty (not translated)
 
     @property
     def fuzzy(self) -> bool:
@@ -104,21 +102,23 @@ def _parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
     """Every active (non-obsolete) entry of the catalog text, the header included.
 
     Blocks separated by blank lines that have the usual shape are read with one
-    regular expression each (by the native kernel when it is built, which reads them
-    the same way, tests/test_check_pofile.py holds it to that); any other block
+    regular expression each; any other block
     (obsolete entries, previous msgids, odd spacing, errors) goes through
     :func:`parse_lines`, the general parser.
     """
     if "\r" in text or "\ufeff" in text[:1]:
         return parse_lines(text, path)
-    if _kernel is not None:
-        return _kernel.read_catalog(text, PoEntry, partial(_general, path=path))
     return _parse_blocks(text, path)
 
 
 def _general(block: str, offset: int, path: str | Path) -> list[PoEntry]:
     """A block of unusual shape, through the general parser, at its place in the file."""
-    return [_shift(entry, offset) for entry in parse_lines(block, path)]
+    try:
+        entries = parse_lines(block, path)
+    except UserError as err:
+        line = err.line + offset if err.line is not None else None
+        raise UserError(err.message, err.path, line) from None
+    return [_shift(entry, offset) for entry in entries]
 
 
 def _parse_blocks(text: str, path: str | Path) -> list[PoEntry]:
@@ -215,6 +215,7 @@ def parse_lines(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
     tcomment: list[str] = []
     comment: list[str] = []
     plural = False
+    forms: list[list[str]] = []
     field: list[str] | None = None
     in_previous = False  # continuation lines of a `#|` previous msgid are ignored
     last = 0
@@ -224,17 +225,19 @@ def parse_lines(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
 
     def flush() -> None:
         nonlocal msgid, msgstr, msgctxt, flags, locations, tcomment, comment, plural, first, field
+        nonlocal forms
         if msgid is not None:
             if msgstr is None:
                 raise error(msgid_line, "entry without msgstr")
             entries.append(PoEntry(
                 msgid_line, first or msgid_line, last, "".join(msgid), "".join(msgstr),
                 None if msgctxt is None else "".join(msgctxt), tuple(flags), tuple(locations),
-                "\n".join(tcomment), "\n".join(comment), plural))
+                "\n".join(tcomment), "\n".join(comment), plural,
+                any(not "".join(form) for form in forms)))
         elif msgctxt is not None:
             raise error(last, "msgctxt without msgid")
         msgid = msgstr = msgctxt = field = None
-        flags, locations, tcomment, comment = [], [], [], []
+        flags, locations, tcomment, comment, forms = [], [], [], [], []
         plural = False
         first = 0
 
@@ -324,15 +327,22 @@ def parse_lines(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
             if msgid is None:
                 raise error(number, "msgstr without msgid")
             value = [string(rest, number)]
+            forms.append(value)
+            field = value
             if msgstr is None:  # the first form stands for the entry
                 msgstr = value
-                field = msgstr
-            else:
-                field = []
         else:
             raise error(number)
     flush()
     return entries
+
+
+_OBSOLETE_MSGID = re.compile(r'^#~[ \t]*msgid[ \t]', re.M)
+
+
+def count_obsolete(text: str) -> int:
+    """Obsolete (``#~``) entries of a catalog text, which :func:`parse` leaves out."""
+    return len(_OBSOLETE_MSGID.findall(text)) if "#~" in text else 0
 
 
 def read(path: str | Path) -> list[PoEntry]:

@@ -22,9 +22,12 @@ optionally ``location``, ``syntax``)::
 The examples are the documentation (``docs/checks.md`` shows them) and a test
 (``tests/test_check_rules.py`` runs each: Bad must fire, Good must stay clean).
 
-``needs``: strings of which at least one must occur in the msgid or msgstr for the
-rule to have anything to do (a backtick for the literal rule); the runner skips the
-call otherwise, which keeps the whole check within its time budget.
+The prefilters say when a rule has nothing to do with a text message (code and math
+blocks always reach the rules that apply to them), so the runner need not call it:
+``needs``, strings of which at least one must occur in the msgid or msgstr (a
+backtick for the literal rule); ``markup=True``, the rule finds nothing when msgid
+and msgstr have the same inline markup. They only spare work:
+``tests/test_check_prefilter.py`` runs every rule with and without them.
 """
 
 from __future__ import annotations
@@ -35,9 +38,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-import yaml
 
-SEVERITIES = ("error", "warning")
+SEVERITIES = ("error", "warning", "info")  # info: not shown unless asked (--show-info)
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class Hit:
 
     message: str
     suggestion: str | None = None
+    severity: str | None = None   # this hit's severity when not the rule's (info: a hint)
 
 
 @dataclass(frozen=True, order=True)
@@ -59,11 +62,12 @@ class Finding:
     message: str = field(compare=False)
     msgid: str = field(compare=False, default="")
     suggestion: str | None = field(compare=False, default=None)
+    msgstr: str = field(compare=False, default="")
 
     def as_dict(self) -> dict:
         return {"path": self.path, "line": self.line, "rule": self.rule,
                 "severity": self.severity, "message": self.message, "msgid": self.msgid,
-                "suggestion": self.suggestion}
+                "msgstr": self.msgstr, "suggestion": self.suggestion}
 
 
 @dataclass(frozen=True)
@@ -77,9 +81,9 @@ class Rule:
     blocks: tuple[str, ...] = ("text",)  # message kinds the rule applies to
     scope: str = "message"               # "message", or "project" for cross-catalog rules
     syntaxes: tuple[str, ...] = ("myst", "rst")
-    # Finds nothing when msgid and msgstr have the same inline markup (the same kinds,
-    # roles and targets): the runner then skips it (see runner.same_markup).
-    screened: bool = False
+    # Prefilter: finds nothing when msgid and msgstr have the same inline markup (the
+    # same kinds, roles and targets): the runner then skips it (see runner.same_markup).
+    markup: bool = False
 
     @property
     def family(self) -> str:
@@ -107,7 +111,7 @@ _NAME = re.compile(r"^[a-z]+\.[a-z][a-z0-9-]*$")
 
 def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (),
          blocks: tuple[str, ...] = ("text",), scope: str = "message",
-         syntaxes: tuple[str, ...] = ("myst", "rst"), screened: bool = False):
+         syntaxes: tuple[str, ...] = ("myst", "rst"), markup: bool = False):
     """Register a rule generator under a dotted name, family first."""
     if not _NAME.match(name):
         raise ValueError(f"rule name {name!r} must be family.name in lower case")
@@ -122,7 +126,7 @@ def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (
         if "Bad::" not in doc or "Good::" not in doc:
             raise ValueError(f"rule {name} needs Bad:: and Good:: examples in its docstring")
         RULES[name] = Rule(name, severity, function, needs_tuple, tuple(blocks), scope,
-                           tuple(syntaxes), screened)
+                           tuple(syntaxes), markup)
         return function
 
     return register
@@ -133,6 +137,8 @@ _EXAMPLE = re.compile(r"^(Bad|Good)::\s*\n((?:\n|[ \t]+\S[^\n]*\n?)+)", re.M)
 
 def parse_examples(doc: str, kind: str) -> list[dict]:
     """Each ``Bad::``/``Good::`` block of a docstring as a mapping."""
+    import yaml  # only the tests and the docs read the examples
+
     found = []
     for match in _EXAMPLE.finditer(doc + "\n"):
         if match.group(1) != kind:

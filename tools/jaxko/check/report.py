@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import TextIO
 
 from jaxko.check.runner import Result
@@ -47,6 +48,14 @@ def github(result: Result, out: TextIO) -> None:
                   f"title={_escape_property(f.rule)}::{_escape_data(message)}\n")
     s = result.summary()
     out.write(f"jaxko check: {s['errors']} errors, {s['warnings']} warnings in {s['files']} catalogs\n")
+
+
+def statistics(result: Result, out: TextIO) -> None:
+    """How many findings each rule reported, most first (``--statistics``)."""
+    counts = Counter((f.rule, f.severity) for f in result.findings)
+    for (rule, severity), count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        out.write(f"{count:>7}  {rule} ({severity})\n")
+    out.write(f"{sum(counts.values()):>7}  total\n")
 
 
 REPORTERS = {"text": text, "json": as_json, "github": github}

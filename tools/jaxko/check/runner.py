@@ -24,9 +24,8 @@ from pathlib import Path
 from jaxko import glossary as glossary_model
 from jaxko.catalogs import iter_catalogs
 from jaxko.check import cache as cache_model
-from jaxko.check import consistency, inline, pofile, screen
+from jaxko.check import consistency, inline, pofile
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
-from jaxko.check.native import kernel as _kernel
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
                                  ignored_rules, is_suppressed, syntax_of)
 from jaxko.check.registry import RULES, Finding, Hit, Rule, select_rules, unknown_names
@@ -52,7 +51,7 @@ class Options:
     jobs: int | None = None            # worker processes; None: one per CPU
     progress: bool = False
     cache_dir: Path | None = None      # reuse results of unchanged catalogs (not with since)
-    screen: bool = True                # run rules only where the screen says (same findings)
+    prefilter: bool = True             # skip a rule where its prefilter says it has nothing to do
 
 
 @dataclass
@@ -107,9 +106,7 @@ class _State:
     sources: SourceIndex
     syntax: str | None
     consistency: bool
-    screen = None      # the screen's tables (jaxko.check.screen), or None: every rule runs
-    # (block, syntax) -> whether its plan has a rule the screen does not answer for
-    unscreened: dict[tuple[str, str], bool] = {}
+    prefilter: bool = True   # False: every rule on every message (same findings, slower)
 
 
 _STATE: _State | None = None
@@ -145,10 +142,7 @@ def build_state(options: Options, glossary: glossary_model.Glossary) -> _State:
         srcdir = _default_source_dir()
     state.sources = SourceIndex(srcdir)
     state.syntax = options.syntax
-    state.unscreened = {key: any(r.name not in screen.RULE_GROUPS for r in plan)
-                        for key, plan in state.plans.items()}
-    if options.screen and screen.available():
-        state.screen = screen.tables(state.context)
+    state.prefilter = options.prefilter
     return state
 
 
@@ -221,66 +215,41 @@ def describe_all(entries: list, state: _State) -> list[tuple]:
     return described
 
 
-def message_of(path: Path, entry, description, groups: int = -1) -> Message:
+def message_of(path: Path, entry, description) -> Message:
     syntax, block, language, ignored, _ = description
     return Message(str(path), entry.line, entry.msgid, entry.msgstr, entry.msgctxt,
                    entry.flags, entry.locations, entry.tcomment, entry.comment,
-                   syntax, block, language, ignored, groups)
-
-
-def screened(path: Path, entries: list, descriptions: list, state: _State) -> list[Message]:
-    """The messages and groups of rules the screen sends to the rules (all of them when
-    there is no screen): text messages it clears need no Message at all."""
-    if state.screen is None:
-        return [message_of(path, e, d) for e, d in zip(entries, descriptions)]
-    groups = [-1] * len(entries)
-    for syntax in SYNTAXES:
-        chosen = [i for i, d in enumerate(descriptions) if d[1] == TEXT and d[0] == syntax]
-        if chosen:
-            try:
-                found = screen.groups(state.screen, [entries[i].msgid for i in chosen],
-                                      [entries[i].msgstr for i in chosen], syntax)
-            except Exception as err:  # a fault of the screen must not cost a finding
-                print(f"jaxko check: {path}: the screen failed ({err.__class__.__name__}: {err}); "
-                      "every rule checks this catalog", file=sys.stderr)
-                found = [screen.ALL] * len(chosen)
-            for i, bits in zip(chosen, found):
-                groups[i] = bits
-    unscreened = state.unscreened
-    return [message_of(path, e, d, g) for e, d, g in zip(entries, descriptions, groups)
-            if g or unscreened[(d[1], d[0])]]
+                   syntax, block, language, ignored)
 
 
 def check_messages(messages, state: _State) -> tuple[list[Finding], int, int]:
     """Run the planned rules over messages: (findings, messages checked, suppressed).
 
-    A message the screen looked at carries its ``groups``: rules of the other groups
-    would find nothing on it and are not called.
+    A rule is called on a text message only where its prefilter lets it (``needs``:
+    one of its strings occurs; ``markup``: msgid and msgstr differ in inline markup;
+    code and math blocks are compared whole, so every rule sees them), unless
+    ``state.prefilter`` is off: the prefilters only spare work, never a finding.
     """
     findings: list[Finding] = []
     context = state.context
     plans = state.plans
-    rule_groups = screen.RULE_GROUPS
+    prefilter = state.prefilter
     checked = suppressed = 0
     for message in messages:
         checked += 1
         msgid = message.msgid
         both = msgid + "\x00" + message.msgstr
         same = None
-        groups = message.groups
+        text = prefilter and message.block == TEXT  # code and math blocks: no prefilter
         for rule_ in plans[(message.block, message.syntax)]:
-            if groups != -1:
-                bit = rule_groups.get(rule_.name)
-                if bit is not None and not groups & bit:
-                    continue
             needs = rule_.needs
-            if needs:
+            if needs and text:
                 for needed in needs:
                     if needed in both:
                         break
                 else:
                     continue
-            if rule_.screened:
+            if rule_.markup and text:
                 if same is None:
                     same = same_markup(message)
                 if same:
@@ -294,23 +263,24 @@ def check_messages(messages, state: _State) -> tuple[list[Finding], int, int]:
                     continue
                 if isinstance(hit, str):
                     hit = Hit(hit)
-                findings.append(Finding(message.path, message.line, rule_.name, rule_.severity,
-                                        hit.message, msgid, hit.suggestion))
+                findings.append(Finding(message.path, message.line, rule_.name,
+                                        hit.severity or rule_.severity,
+                                        hit.message, msgid, hit.suggestion, message.msgstr))
     return findings, checked, suppressed
 
 
-_UNSCREENED = frozenset({inline.STRONG, inline.EMPHASIS})
+_MARKUP_BLIND = frozenset({inline.STRONG, inline.EMPHASIS})
 
 
 def same_markup(message: Message) -> bool:
     """Whether msgid and msgstr have exactly the same inline markup keys (kind, role,
-    target): then no screened rule can find anything, and none is called.
+    target): then no rule with the ``markup`` prefilter can find anything, and none is called.
 
     Compared as multisets (a Counter), never sorted: keys of one kind may hold None
     beside a string (``$x$`` has no role, ``{math}`y``` has one), which do not order.
     """
-    source = Counter(i.key() for i in msgid_inlines(message) if i.kind not in _UNSCREENED)
-    translated = Counter(i.key() for i in msgstr_inlines(message) if i.kind not in _UNSCREENED)
+    source = Counter(i.key() for i in msgid_inlines(message) if i.kind not in _MARKUP_BLIND)
+    translated = Counter(i.key() for i in msgstr_inlines(message) if i.kind not in _MARKUP_BLIND)
     return source == translated
 
 
@@ -323,7 +293,8 @@ def _check_file(task: tuple[str, frozenset[int] | None]) -> _FileResult:
     entries = pofile.parse(pofile.decode(data, path), path)
     chosen = list(checkable(entries, set(lines) if lines is not None else None))
     descriptions = describe_all(chosen, state)
-    findings, _, suppressed = check_messages(screened(path, chosen, descriptions, state), state)
+    findings, _, suppressed = check_messages(
+        [message_of(path, e, d) for e, d in zip(chosen, descriptions)], state)
     records = []
     if state.consistency:
         records = [(stable_hash(e.msgid if e.msgctxt is None else e.msgctxt + "\x04" + e.msgid),
@@ -339,10 +310,7 @@ def _check_file(task: tuple[str, frozenset[int] | None]) -> _FileResult:
 
 
 def stable_hash(text: str) -> int:
-    """A 64-bit hash that is the same in every process and run (``hash`` is salted):
-    the native kernel's FNV-1a, else BLAKE2 (the cache's fingerprint tells them apart)."""
-    if _kernel is not None:
-        return _kernel.stable_hash(text)
+    """A 64-bit hash that is the same in every process and run (``hash`` is salted)."""
     return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest())
 
 
@@ -432,13 +400,14 @@ def _open_cache(options: Options, glossary_name: str | None, state: _State):
 def _to_cache(outcome: _FileResult) -> cache_model.Entry:
     return cache_model.Entry(
         outcome.digest, outcome.sources, outcome.entries, outcome.checked, outcome.suppressed,
-        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion] for f in outcome.findings],
+        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion, f.msgstr]
+         for f in outcome.findings],
         [value for record in outcome.records for value in record])
 
 
 def _from_cache(path: str, entry: cache_model.Entry) -> _FileResult:
-    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion)
-                for line, rule_, severity, message, msgid, suggestion in entry.findings]
+    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion, msgstr)
+                for line, rule_, severity, message, msgid, suggestion, msgstr in entry.findings]
     flat = entry.records
     records = list(zip(flat[0::4], flat[1::4], flat[2::4], flat[3::4]))
     return _FileResult(findings, records, entry.entries,
@@ -511,7 +480,7 @@ def _consistency(records) -> list[Finding]:
         if key in conflicting and (name, line) in texts:
             msgctxt, msgid, msgstr = texts[(name, line)]
             full.append(((msgctxt, msgid), msgstr, name, line, msgid, suppressed))
-    return consistency.find_inconsistent(full)
+    return consistency.find_inconsistent(full, _STATE.context.matcher)
 
 
 def _load_glossary(options: Options) -> tuple[glossary_model.Glossary, str | None]:

@@ -35,7 +35,7 @@ def _html_items(items) -> Counter:
                    if i.kind in (inline.HTML, inline.COMMENT))
 
 
-@rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH), screened=True)
+@rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH), markup=True)
 def raw_html(message: Message, context: Context):
     """The msgstr adds raw HTML (tags, comments, event handlers) the msgid does not have.
 
@@ -81,7 +81,7 @@ def script_url(message: Message, context: Context):
             yield Hit(f"script or data URL `{match.group(0).strip()}` is not in the msgid")
 
 
-@rule("safety.new-url", severity="error", needs=("//", "mailto:"), screened=True)
+@rule("safety.new-url", severity="error", needs=("//", "mailto:"), markup=True)
 def new_url(message: Message, context: Context):
     """The msgstr links to an external URL the msgid does not link to.
 
@@ -96,10 +96,17 @@ def new_url(message: Message, context: Context):
         location: installation.md:12
         msgid: Install JAX with [pip](https://pip.pypa.io).
         msgstr: "[pip](https://pip.pypa.io)로 JAX를 설치하세요."
+
+    Good::
+
+        location: library/uu.rst:3
+        msgid: The last version was `Python 3.12 <https://docs.python.org/3.12/library/uu.html>`_.
+        msgstr: 마지막 버전은 `파이썬 3.12 <https://docs.python.org/ko/3.12/library/uu.html>`_\\ 입니다.
     """
-    source = set(inline.urls(msgid_inlines(message)))
+    source = {inline.normalise_url(u) for u in inline.urls(msgid_inlines(message))}
     for url in inline.urls(msgstr_inlines(message)):
-        if url not in source:
+        # Script and data URLs (no `//`) are safety.url-scheme's.
+        if inline.normalise_url(url) not in source and ("//" in url or url.startswith("mailto:")):
             yield Hit(f"external URL `{url}` is not in the msgid; the published page may not "
                       "link anywhere the original does not")
 

@@ -6,10 +6,10 @@ Built once per run, before the worker processes fork, and then read-only.
   every term's forms (regular plurals and verb forms generated, irregular ones from
   ``forms:``), longest phrase first. The cost per message depends on its length, not
   on the number of terms.
-* Korean side: every accepted and forbidden rendering goes into one trie (the native
-  kernel's, else a trie-shaped regular expression), so one pass over a msgstr finds
+* Korean side: every accepted and forbidden rendering goes into one Aho-Corasick
+  automaton (pyahocorasick), so one pass over a msgstr finds
   them all, whatever the number of terms. Particles after a rendering (배열**을**) are
-  simply the text after the match; a second trie over the renderings without spaces
+  simply the text after the match; a second automaton over the renderings without spaces
   finds spacing variants (매개 변수 for 매개변수) when the exact rendering is missing.
 """
 
@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
-from jaxko.check.native import kernel as _kernel
 from jaxko.glossary import Glossary, Term
 
 WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
@@ -87,33 +86,17 @@ class _Phrase:
     case_sensitive: bool
 
 
-def _trie_regex(strings: list[str]) -> re.Pattern | None:
-    """One regex matching any of ``strings``, longest first, shaped as a trie.
+_PARTICLE_FINALS = ("이", "가", "은", "는", "을", "를", "의", "에", "로", "와", "과", "도", "만")
 
-    A space matches any run of spaces: markup blanked out of a msgstr
-    (``*순방향 모드* 자동 미분``) leaves two spaces where one was written.
-    """
-    if not strings:
-        return None
-    trie: dict = {}
-    for text in strings:
-        node = trie
-        for ch in text:
-            node = node.setdefault(ch, {})
-        node[""] = {}
 
-    def build(node: dict) -> str:
-        end = "" in node
-        branches = [(" +" if ch == " " else re.escape(ch)) + build(child)
-                    for ch, child in sorted(node.items()) if ch]
-        if not branches:
-            return ""
-        if len(branches) == 1 and not end:
-            return branches[0]
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return f"(?:{body})?" if end else body
-
-    return re.compile(build(trie))
+def _particle_split(written: str) -> bool:
+    """Whether a word before a space in ``written`` ends in a particle (모듈이 제거: 모듈 +
+    이, then the space), so the spaced text is two words, not a spaced term. By the last
+    syllable, not a morpheme analyser: this runs inside the check, where loading one costs
+    more than the whole run (a spaced term whose first word ends in 이, 넘파이 배열, is
+    missed rather than a particle reported as spacing)."""
+    words = written.split()
+    return any(len(word) >= 2 and word.endswith(_PARTICLE_FINALS) for word in words[:-1])
 
 
 class Found(NamedTuple):
@@ -133,26 +116,51 @@ class Found(NamedTuple):
         return self.text
 
 
+_SPACES = re.compile(r" {2,}")
+
+
 class Strings:
     """Finds any of many strings in text, leftmost and longest, a space in a string
-    matching a run of spaces: the native kernel's trie when it is built, else one
-    regular expression (:func:`_trie_regex`), compiled on first use."""
+    matching a run of spaces (markup blanked out of a msgstr, ``*순방향 모드* 자동 미분``,
+    leaves two spaces where one was written): an Aho-Corasick automaton
+    (pyahocorasick), built on first use."""
 
     def __init__(self, strings: list[str]):
         self.strings = strings
-        self._trie = _kernel.Trie(strings) if _kernel is not None else None
 
     @cached_property
-    def _regex(self) -> re.Pattern | None:
-        return _trie_regex(self.strings)
+    def _automaton(self):
+        import ahocorasick
+
+        automaton = ahocorasick.Automaton()
+        for text in self.strings:
+            text = _SPACES.sub(" ", text)
+            automaton.add_word(text, len(text))
+        automaton.make_automaton()
+        return automaton
 
     def __bool__(self) -> bool:
         return bool(self.strings)
 
-    def finditer(self, text: str) -> list:
-        if self._trie is not None:
-            return [Found(start, end, text[start:end]) for start, end in self._trie.finditer(text)]
-        return list(self._regex.finditer(text)) if self._regex is not None else []
+    def finditer(self, text: str) -> list[Found]:
+        if not self.strings:
+            return []
+        if "  " not in text:
+            return [Found(end + 1 - size, end + 1, text[end + 1 - size:end + 1])
+                    for end, size in self._automaton.iter_long(text)]
+        # Runs of spaces read as one; positions are mapped back to ``text``.
+        origin: list[int] = []
+        at = 0
+        for match in _SPACES.finditer(text):
+            origin.extend(range(at, match.start() + 1))
+            at = match.end()
+        origin.extend(range(at, len(text)))
+        squeezed = _SPACES.sub(" ", text)
+        found = []
+        for end, size in self._automaton.iter_long(squeezed):
+            begin, stop = origin[end + 1 - size], origin[end] + 1
+            found.append(Found(begin, stop, text[begin:stop]))
+        return found
 
 
 class TermMatcher:
@@ -313,7 +321,11 @@ class TermMatcher:
         for match in self.spaceless_strings.finditer(compact):
             start = positions[match.start()]
             end = positions[match.end() - 1] + 1
+            if start > 0 and "가" <= text[start - 1] <= "힣":
+                continue  # starts inside a word: 모듈이 제거 is not 이제 spaced
             written = text[start:end]
+            if " " in written and _particle_split(written):
+                continue  # 모듈이 제거: a particle ends the word before the space
             for rendering in self.spaceless_renderings.get(match.group(0), ()):
                 if written != rendering:
                     found.setdefault(rendering, written)

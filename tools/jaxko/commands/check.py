@@ -45,10 +45,21 @@ def register(sub) -> None:
                              "(default: $JAXKO_CACHE_DIR or .jaxko_cache)")
     parser.add_argument("--no-cache", action="store_true",
                         help="check every catalog again; read and write no cache")
-    parser.add_argument("--no-screen", action="store_true",
-                        help="run every rule on every message instead of where the screen "
-                             "says they could report (the same findings, several times "
-                             "slower: to check the screen itself)")
+    parser.add_argument("--no-prefilter", action="store_true",
+                        help="run every rule on every message, not only where its prefilter "
+                             "says it could report (the same findings, slower: to check "
+                             "the prefilters themselves)")
+    parser.add_argument("--baseline", type=Path, metavar="FILE",
+                        help="adopt on an existing catalog: when FILE does not exist, write "
+                             "today's findings to it; when it does, report only findings "
+                             "that are not in it (keyed by catalog, msgid and rule)")
+    parser.add_argument("--update-baseline", action="store_true",
+                        help="with --baseline: rewrite FILE with today's findings")
+    parser.add_argument("--statistics", action="store_true",
+                        help="after the findings, print how many each rule reported")
+    parser.add_argument("--show-info", action="store_true",
+                        help="also show findings of info severity (rules whose findings "
+                             "are hints, not problems; hidden by default)")
     parser.add_argument("--fail-on", choices=("error", "warning"), default="error",
                         help="exit 1 on errors only (default) or on warnings too")
     parser.set_defaults(func=run)
@@ -64,10 +75,24 @@ def run(args) -> int:
                       use_glossary=not args.no_glossary, syntax=args.syntax,
                       select=args.select, ignore=args.ignore, since=args.since,
                       source_dir=args.source_dir, jobs=args.jobs,
-                      progress=args.format == "text", screen=not args.no_screen,
+                      progress=args.format == "text", prefilter=not args.no_prefilter,
                       cache_dir=None if args.no_cache else (args.cache_dir or cache.default_dir()))
     result = run_check(options)
+    if not args.show_info:
+        result.findings = [f for f in result.findings if f.severity != "info"]
+    if args.baseline is not None:
+        from jaxko.check import baseline
+
+        if args.update_baseline or not args.baseline.exists():
+            count = baseline.write(args.baseline, result.findings)
+            print(f"{args.baseline}: baseline of {count} findings written; later runs with "
+                  f"--baseline {args.baseline} report only new ones", file=sys.stderr)
+            result.findings = []
+        else:
+            result.findings = baseline.new_findings(result.findings, args.baseline)
     report.REPORTERS[args.format](result, sys.stdout)
-    if args.fail_on == "warning" and result.findings:
+    if args.statistics:
+        report.statistics(result, sys.stdout if args.format == "text" else sys.stderr)
+    if args.fail_on == "warning" and any(f.severity != "info" for f in result.findings):
         return 1
     return result.exit_code

@@ -23,6 +23,22 @@ def register(sub) -> None:
     sync.add_argument("--tag", help="with --repin: the new tag to clone and pin")
     sync.add_argument("--format", choices=("text", "json"), default="text")
     sync.set_defaults(func=run_sync)
+    bump = actions.add_parser(
+        "bump", help="move to a new upstream release: sync --repin, extract, update, report",
+        description="Stage a new upstream tree with --repin, extract, update the catalogs "
+                    "(nothing is lost), then write _build/bump-report.md and .json: per page "
+                    "new / changed (fuzzy) / removed (obsolete) messages, translated % before "
+                    "and after, review approvals voided, notebooks whose code changed, and "
+                    "fuzzy messages whose English changed only trivially.")
+    where = bump.add_mutually_exclusive_group(required=True)
+    where.add_argument("--from", dest="source", metavar="PATH",
+                       help="a local JAX tree (docs/ and CHANGELOG.md)")
+    where.add_argument("--tag", help="clone this tag of the pinned repository")
+    bump.add_argument("--accept-trivial", action="store_true",
+                      help="re-apply translations whose English changed only in whitespace, "
+                           "punctuation or link targets (no fuzzy flag); listed in the report")
+    bump.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    bump.set_defaults(func=run_bump)
     show = actions.add_parser("show", help="print the pin", description="Print the pin.")
     show.set_defaults(func=run_show)
 
@@ -43,4 +59,26 @@ def run_sync(args) -> int:
 def run_show(args) -> int:
     pin = upstream.read_pin()
     print(f"{pin.repository} {pin.tag} {pin.commit} {pin.content_hash}")
+    return 0
+
+
+def run_bump(args) -> int:
+    import sys
+
+    from jaxko import bump
+
+    source = args.source or upstream.read_pin().repository
+    report = bump.bump(source, tag=args.tag, accept_trivial=args.accept_trivial,
+                       log=lambda stage: print(f"bump: {stage}", file=sys.stderr, flush=True))
+    if args.format == "json":
+        print(json.dumps(report.as_dict(), ensure_ascii=False))
+    elif args.format == "markdown":
+        print(report.markdown(), end="")
+    else:
+        totals = [sum(getattr(p, k) for p in report.pages) for k in ("new", "fuzzy", "obsolete")]
+        print(f"bumped to {report.tag}: {len(report.pages)} pages changed, {totals[0]} new, "
+              f"{totals[1]} fuzzy, {totals[2]} obsolete messages; "
+              f"{len(report.notebooks_changed)} notebooks to verify again; "
+              f"{len(report.trivial)} trivial fuzzy"
+              + (" re-applied" if report.accepted else "") + "; report: _build/bump-report.md")
     return 0

@@ -125,7 +125,8 @@ def particle_rule_check(glossary_terms=None) -> ParticleCheck:
         def run(text: str) -> list[str]:
             message = Message(path="", line=entry.linenum or 0, msgid=entry.msgid, msgstr=text,
                               msgctxt=entry.msgctxt, locations=locations, syntax=syntax)
-            return [hit.message for hit in particle_agreement(message, context)]
+            return [hit.message for hit in particle_agreement(message, context)
+                    if getattr(hit, "severity", None) != "info"]  # a hint does not block
 
         before = run(entry.msgstr)
         return [found for found in run(msgstr) if found not in before]

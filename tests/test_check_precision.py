@@ -1,0 +1,243 @@
+"""Precision of `jaxko check` (issue 19): each false finding a real Korean catalog
+(python-docs-ko) produced, as a minimal catalog that now stays clean, next to a true
+instance of the same rule that still fires. And the rules of issue 17, planted and clean.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polib
+import pytest
+
+from jaxko import glossary as glossary_model
+from jaxko.check.runner import Options, run
+
+GLOSSARY = """\
+terms:
+  - en: set
+    ko: 집합
+  - en: list
+    ko: 리스트
+    variants: [목록]
+  - en: parameter
+    ko: 매개변수
+  - en: module
+    ko: 모듈
+  - en: 이제
+    ko: 제거
+  - en: just-in-time compilation
+    ko: 적시 컴파일
+  - en: timeout
+    ko: 시간제한
+    senses: [seconds, wait]
+"""
+
+
+def check(tmp_path, entries, rule, syntax="rst"):
+    """Findings of ``rule`` on one catalog of (msgid, msgstr) entries, in order."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "glossary.yaml").write_text(GLOSSARY, encoding="utf-8")
+    folder = tmp_path / "catalogs"
+    folder.mkdir(exist_ok=True)
+    (tmp_path / "sources").mkdir(exist_ok=True)
+    catalog = polib.POFile(wrapwidth=79)
+    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8", "Language": "ko"}
+    suffix = "rst" if syntax == "rst" else "md"
+    for number, (msgid, msgstr) in enumerate(entries):
+        catalog.append(polib.POEntry(msgid=msgid, msgstr=msgstr,
+                                     occurrences=[(f"page.{suffix}", str(10 * number + 1))]))
+    catalog.save(str(folder / "page.po"))
+    result = run(Options(paths=[folder], glossary=tmp_path / "glossary.yaml", select=[rule],
+                         source_dir=tmp_path / "sources", jobs=1))
+    return [f for f in result.findings if f.rule == rule]
+
+
+# (rule, false finding before: now clean, true instance: still fires)
+CASES = {
+    "single-character literals": (
+        "markup.literal",
+        [("Use ``x`` and ``y`` here.", "여기서 ``x``\\ 와 ``y``\\ 를 사용합니다.")],
+        [("Use ``x`` and ``y`` here.", "여기서 ``x``\\ 와 ``z``\\ 를 사용합니다.")]),
+    "display text of :dfn:": (
+        "markup.role",
+        [("A :dfn:`parameter` is named.", ":dfn:`매개변수`\\ 는 이름이 있습니다.")],
+        [("See :func:`len`.", ":func:`length`\\ 를 보세요.")]),
+    "titled :term:": (
+        "markup.role",
+        [("See :term:`glossary`.", ":term:`용어집 <glossary>`\\ 을 보세요.")],
+        [("See :term:`glossary`.", ":term:`용어집 <glosary>`\\ 을 보세요.")]),
+    "named reference with translated text": (
+        "markup.link",
+        [("See `Tutorial`_ for more.", "더 보려면 `자습서 <Tutorial_>`_\\ 를 보세요.")],
+        [("See `Tutorial`_ for more.", "더 보려면 `자습서 <Guide_>`_\\ 를 보세요.")]),
+    "attribution line copied": (
+        "leftover.untranslated",
+        [("(Contributed by Raymond Hettinger in :gh:`12345`.)",
+          "(Contributed by Raymond Hettinger in :gh:`12345`.)")],
+        [("The function now accepts a timeout in seconds.",
+          "The function now accepts a timeout in seconds.")]),
+    "attribution line kept in a translation": (
+        "leftover.english",
+        [("Now accepts a timeout. (Contributed by Steve Dower in :issue:`23668`.)",
+          "이제 시간제한을 받습니다. (Contributed by Steve Dower in :issue:`23668`.)")],
+        [("Now accepts a timeout, so you can wait for the result.",
+          "이제 시간제한을 받으므로, so you can wait for the result.")]),
+    "set the verb is not 집합": (
+        "glossary.missing",
+        [("You can set the name.", "이름을 정할 수 있습니다.")],
+        [("It returns a set of names.", "이름 모음을 반환합니다.")]),
+    "list the verb is not 리스트": (
+        "glossary.missing",
+        [("The options are listed below.", "옵션은 아래에 나와 있습니다.")],
+        [("It returns a list of names.", "이름 묶음을 반환합니다.")]),
+    "accepted synonym": (
+        "glossary.missing",
+        [("It returns a list of names.", "이름 목록을 반환합니다.")],
+        [("It returns a list of names.", "이름 묶음을 반환합니다.")]),
+    "English kept with a Korean gloss": (
+        "glossary.missing",
+        [("It returns a set of names.", "이름의 set(중복 없는 모음)을 반환합니다.")],
+        [("It returns a set of names.", "이름 모음을 반환합니다.")]),
+    "sense cues": (
+        "glossary.missing",
+        [("The timeout of the test runner.", "테스트 실행기의 대기 시간입니다.")],
+        [("The timeout is in seconds.", "대기 시간은 초 단위입니다.")]),
+    "spacing across a particle boundary": (
+        "glossary.spacing",
+        [("The module is removed.", "모듈이 제거되었습니다.")],
+        [("Each parameter has a default.", "각 매개 변수에는 기본값이 있습니다.")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_false_finding_is_gone_and_true_one_stays(tmp_path, name):
+    rule, clean, planted = CASES[name]
+    assert check(tmp_path / "clean", clean, rule) == []
+    assert check(tmp_path / "planted", planted, rule) != []
+
+
+def test_consistency_ignores_paraphrases_of_a_long_sentence(tmp_path):
+    folder = tmp_path / "catalogs"
+    folder.mkdir()
+    sentence = "Has two optional arguments which must be specified as keyword arguments."
+    short = "Rule of thumb"
+    for name, long_text, short_text in (("a", "키워드 인자로만 지정해야 하는 두 선택적 인자가 있습니다.", "경험칙"),
+                                        ("b", "키워드 인자로 지정해야 하는 선택적 인자가 두 개 있습니다.", "경험 법칙")):
+        catalog = polib.POFile()
+        catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+        catalog.append(polib.POEntry(msgid=sentence, msgstr=long_text, occurrences=[(f"{name}.rst", "1")]))
+        catalog.append(polib.POEntry(msgid=short, msgstr=short_text, occurrences=[(f"{name}.rst", "2")]))
+        catalog.save(str(folder / f"{name}.po"))
+    result = run(Options(paths=[folder], use_glossary=False, select=["consistency"],
+                         source_dir=tmp_path, jobs=1))
+    assert [f.msgid for f in result.findings] == [short]
+
+
+@pytest.mark.parametrize("value, pos, reason", [
+    ("이제", None, "adverb"),
+    ("발생합니", None, "conjugated"),
+    ("반환됩니다", None, "conjugated"),
+    ("지정된", None, "conjugated"),
+])
+def test_validate_rejects_a_korean_value_that_is_not_a_term(tmp_path, value, pos, reason):
+    path = tmp_path / "g.yaml"
+    path.write_text(f"terms:\n  - en: thing\n    ko: {value}\n", encoding="utf-8")
+    problems = glossary_model.validate(path)
+    assert len(problems) == 1 and reason in problems[0].message and problems[0].line == 2
+
+
+@pytest.mark.parametrize("value, pos", [("배열", None), ("자동 미분", None), ("리스트", None),
+                                        ("컴파일", "verb"), ("상태가 없는", "adjective"),
+                                        ("불리언", None), ("토폴로지", None)])
+def test_validate_accepts_terms(tmp_path, value, pos):
+    path = tmp_path / "g.yaml"
+    extra = f"\n    pos: {pos}" if pos else ""
+    path.write_text(f"terms:\n  - en: thing\n    ko: {value}{extra}\n", encoding="utf-8")
+    assert glossary_model.validate(path) == []
+
+
+# Issue 17: particles inside emphasis, gloss position.
+
+@pytest.mark.parametrize("syntax, msgstr, planted", [
+    ("myst", "__슬픔과__ 기쁨.", True),
+    ("myst", "**슬픔과** 기쁨.", True),
+    ("rst", "*슬픔을* 느낍니다.", True),
+    ("myst", "**슬픔**과 기쁨.", False),
+    ("rst", "**슬픔**\\ 과 기쁨.", False),
+    ("myst", "**사과**는 빨갛습니다.", False),
+])
+def test_particle_inside_emphasis(tmp_path, syntax, msgstr, planted):
+    found = check(tmp_path, [("**Sorrow** and joy.", msgstr)], "particle.emphasis", syntax)
+    assert bool(found) == planted
+
+
+def test_gloss_after_first_use_and_second_gloss(tmp_path):
+    late = [("Just-in-time compilation", "적시 컴파일"),
+            ("We use just-in-time compilation here.", "여기서 적시 컴파일을 씁니다."),
+            ("Just-in-time compilation traces once.",
+             "적시 컴파일(just-in-time compilation)은 한 번 추적합니다.")]
+    found = check(tmp_path / "late", late, "glossary.gloss-position")
+    assert [f.line for f in found] and "first used without a gloss" in found[0].message
+    twice = [("We use just-in-time compilation here.",
+              "여기서 적시 컴파일(just-in-time compilation)을 씁니다."),
+             ("Just-in-time compilation traces once.",
+              "적시 컴파일(just-in-time compilation)은 한 번 추적합니다.")]
+    found = check(tmp_path / "twice", twice, "glossary.gloss-position")
+    assert len(found) == 1 and "glossed again" in found[0].message
+    right = [twice[0], ("Just-in-time compilation traces once.", "적시 컴파일은 한 번 추적합니다.")]
+    assert check(tmp_path / "right", right, "glossary.gloss-position") == []
+
+
+# --baseline, --statistics, JSON with msgstr.
+
+def jaxko(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "jaxko", "check", "--no-glossary", "--no-cache",
+                           "--select", "markup", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_baseline_round_trip(tmp_path):
+    catalog = polib.POFile()
+    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    for number in range(3):
+        catalog.append(polib.POEntry(msgid=f"Call ``f{number}`` now.", msgstr=f"``g{number}``\\ 를 호출하세요.",
+                                     occurrences=[("page.rst", str(number + 1))]))
+    catalog.append(polib.POEntry(msgid="Use ``k``.", msgstr="``k``\\ 를 씁니다.",
+                                 occurrences=[("page.rst", "9")]))
+    path = tmp_path / "page.po"
+    catalog.save(str(path))
+    first = jaxko("--baseline", "base.json", "page.po", cwd=tmp_path)
+    assert first.returncode == 0 and "3 findings written" in first.stderr
+    data = json.loads((tmp_path / "base.json").read_text(encoding="utf-8"))
+    assert {(f["path"], f["rule"]) for f in data["findings"]} == {("page.po", "markup.literal")}
+    again = jaxko("--baseline", "base.json", "--format", "json", "page.po", cwd=tmp_path)
+    assert again.returncode == 0 and json.loads(again.stdout)["findings"] == []
+    # Moving every entry down (new lines) does not make old findings new.
+    text = path.read_text(encoding="utf-8").replace('msgid "Call ``f0``', '#. moved\nmsgid "Call ``f0``')
+    catalog = polib.pofile(text)
+    catalog[1].msgstr = "``f1``\\ 를 호출하세요."  # fixed: its finding goes
+    catalog[2].msgstr = "``x2``\\ 를 호출하세요."                  # still wrong, same finding
+    catalog[3].msgstr = "``q``\\ 를 씁니다."    # one msgstr edited: exactly its finding is new
+    catalog.save(str(path))
+    after = jaxko("--baseline", "base.json", "--format", "json", "--statistics", "page.po", cwd=tmp_path)
+    new = json.loads(after.stdout)["findings"]
+    assert [(f["msgid"], f["msgstr"]) for f in new] == [("Use ``k``.", "``q``\\ 를 씁니다.")]
+    assert "1  markup.literal (error)" in after.stderr
+
+
+def test_info_hints_are_hidden_unless_asked(tmp_path):
+    (tmp_path / "glossary.yaml").write_text("terms:\n  - en: table\n    ko: 테이블\n", encoding="utf-8")
+    catalog = polib.POFile()
+    catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    catalog.append(polib.POEntry(msgid="This table summarizes the operations.",
+                                 msgstr="이 표는 연산을 요약합니다.", occurrences=[("page.rst", "1")]))
+    catalog.save(str(tmp_path / "page.po"))
+    command = [sys.executable, "-m", "jaxko", "check", "--no-cache", "--glossary", "glossary.yaml",
+               "--fail-on", "warning", "page.po"]
+    hidden = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert hidden.returncode == 0 and "glossary.missing" not in hidden.stdout
+    shown = subprocess.run(command + ["--show-info"], cwd=tmp_path, capture_output=True, text=True)
+    assert shown.returncode == 0 and "info glossary.missing" in shown.stdout
