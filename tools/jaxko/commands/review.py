@@ -48,11 +48,11 @@ def register(sub) -> None:
                            help="every waiting message without error findings")
             p.add_argument("--self", dest="allow_self", action="store_true",
                            help="the translator reviews their own work (recorded as kind self)")
-            p.add_argument("--kind", choices=("person", "ai-pass"), default="person",
-                           help="ai-pass: an independent second pass by an AI agent, "
-                                "named as such on the site (default: person)")
         else:
             p.add_argument("--note", required=True, help="what the translator should fix")
+        p.add_argument("--kind", choices=("person", "ai-pass"), default="person",
+                       help="ai-pass: an independent second pass by an AI agent, "
+                            "named as such on the site (default: person)")
         p.add_argument("--reviewer", required=True, metavar="NAME")
         common(p)
         p.set_defaults(func=run_decide, verdict=verdict)

@@ -99,19 +99,26 @@ def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
 # ----------------------------------------------------------------- Sphinx extension
 
 
-def _outside(srcdir: Path, name: str) -> bool:
+# MyST-NB writes the images of executed outputs beside the output folder
+# (myst_nb.sphinx_ext.OUTPUT_FOLDER): the build's own files, not the catalogs'.
+_OUTPUTS_FOLDER = "jupyter_execute"
+
+
+def _outside(allowed: tuple[Path, ...], srcdir: Path, name: str) -> bool:
     path = Path(os.path.normpath(srcdir / name))
-    return not path.is_relative_to(srcdir)
+    return not any(path.is_relative_to(root) for root in allowed)
 
 
 def _drop_outside_files(app, env) -> None:
-    """Downloads and images outside the docs tree are never copied into the output."""
+    """Downloads and images outside the docs tree (and the build's own notebook outputs)
+    are never copied into the output."""
     from sphinx.util import logging
 
     logger = logging.getLogger(__name__)
     srcdir = Path(os.path.normpath(app.srcdir))
+    allowed = (srcdir, Path(os.path.normpath(Path(app.outdir).parent / _OUTPUTS_FOLDER)))
     for table, what in ((env.dlfiles, "download"), (env.images, "image")):
-        for name in [n for n in table if _outside(srcdir, n)]:
+        for name in [n for n in table if _outside(allowed, srcdir, n)]:
             docnames = sorted(table[name][0])
             logger.warning("jaxko gate: %s %r is outside the docs tree; not copied (in %s)",
                            what, name, ", ".join(docnames), type="jaxko", subtype="gate")
