@@ -81,8 +81,13 @@ class _PageText(html.parser.HTMLParser):
         self.chunks: list[str] = []
         self.open_prose: list[list[str]] = []
         self.prose: list[str] = []
+        # <div> nesting, True for a toctree: its entries are other pages' titles, which
+        # those pages' catalogs translate, so they are not this page's English prose.
+        self.divs: list[bool] = []
 
     def handle_starttag(self, tag, attrs):
+        if tag == "div":
+            self.divs.append("toctree-wrapper" in (dict(attrs).get("class") or ""))
         if tag == "article":
             self.article += 1
         elif tag in HIDDEN:
@@ -91,10 +96,12 @@ class _PageText(html.parser.HTMLParser):
             self.skip_link += 1
         elif tag == "img":
             self.chunks.append(" " + (dict(attrs).get("alt") or "") + " ")
-        elif tag in PROSE and self.article:
+        elif tag in PROSE and self.article and not any(self.divs):
             self.open_prose.append([])
 
     def handle_endtag(self, tag):
+        if tag == "div" and self.divs:
+            self.divs.pop()
         if tag == "article" and self.article:
             self.article -= 1
         elif tag in HIDDEN and self.hidden:
@@ -122,6 +129,14 @@ _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201
                              "\u2013": "-", "\u2014": "-", "\u2026": "...", "\u00a0": " "})
 
 
+def _rest_rendering(text: str) -> str:
+    """What docutils shows for reST markup the other patterns keep: a paragraph's
+    literal-block marker (``text::`` shows ``text:``, ``text ::`` shows ``text``) and a
+    bare reference (``Flax_\\ 와`` shows ``Flax와``)."""
+    text = re.sub(r"\s+::\s*$", "", re.sub(r"(\S)::\s*$", r"\1:", text))
+    return re.sub(r"(\w)__?(?=\\ |[\s.,;:!?)]|$)", r"\1", text)
+
+
 def _links(text: str, replacement: str) -> str:
     """Markdown links and images replaced by their text (nested ones included)."""
     while True:
@@ -138,7 +153,7 @@ def normalise(text: str) -> str:
 
 def shown_text(message: str) -> str:
     """A message's plain text as rendered, approximately (for English-only prose)."""
-    text = _links(message, r"\1")
+    text = _links(_rest_rendering(message), r"\1")
     text = re.sub(r"`([^`<]*?)\s*<[^>]*>`_{1,2}", r"\1", text)
     text = re.sub(r"(?:\{[\w:.-]+\}|:[\w:.-]+:)`([^`]*)`", r"\1", text)
     text = _EMPHASIS.sub("", text.replace("`", ""))
@@ -147,7 +162,7 @@ def shown_text(message: str) -> str:
 
 def pieces(message: str) -> list[str]:
     """The runs of a msgstr that render as written and hold Hangul."""
-    text = _links(message.replace("\\ ", ""), "\0\\1\0")
+    text = _links(_rest_rendering(message).replace("\\ ", ""), "\0\\1\0")
     text = _EMPHASIS.sub("\0", _OPAQUE.sub("\0", text))
     return [normalise(p) for p in text.split("\0") if HANGUL.search(p)]
 
