@@ -56,19 +56,16 @@ def shard_table() -> None:
 
 
 def _modify(docs: Path) -> int:
-    """Realistic release edits: punctuation, rewording, removal, a new paragraph."""
+    """Realistic release edits in 12 MyST pages: one sentence's punctuation, one reworded
+    sentence, one removed sentence and a new paragraph each."""
     pages = sorted(docs.glob("*.md"))[:12]
     for page in pages:
         text = page.read_text(encoding="utf-8")
-        paragraphs = [m for m in re.finditer(r"\n\n([A-Z][^\n`{$]{40,}\.)\n\n", text)]
-        if len(paragraphs) < 3:
-            continue
-        first, second, third = paragraphs[:3]
-        edits = [(third, ""),                                        # removed
-                 (second, second.group(1).replace(" the ", " this ", 1) + " Really."),  # reworded
-                 (first, first.group(1)[:-1] + "!")]                  # punctuation only
-        for match, new in edits:  # from the end, offsets stay valid
-            text = text[:match.start(1)] + new + text[match.end(1):]
+        sentences = list(re.finditer(r"(?m)^[A-Z][a-z]+ [^\n`{$|]{30,}?\.$", text))
+        for number, match in reversed(list(enumerate(sentences[:3]))):
+            old = match.group(0)
+            new = (old[:-1] + "!", old.replace(" ", "  this ", 1), "")[number]
+            text = text[:match.start()] + new + text[match.end():]
         page.write_text(text + "\n\nThis paragraph is new in the next release.\n",
                         encoding="utf-8")
     return len(pages)
