@@ -55,6 +55,7 @@ def test_is_rieul_final(text, rieul):
     ("합성곱", "와", "과"), ("함수", "이나", "나"), ("배열", "나", "이나"),
     ("합성곱", "라", "이라"), ("함수", "이라", "라"), ("파일", "과", "과"),
     ("XLA", "으로", "로"), ("Pallas", "을", "를"), ("pytree", "은", "는"),
+    ("check", "은", "는"), ("checkify.check", "을", "를"),  # 체크, the loanword
 ])
 def test_particle_for(word, given, expected):
     assert particle_for(word, given, GLOSSARY_READINGS) == expected

@@ -58,6 +58,7 @@ COMMON_READINGS: Mapping[str, str] = {
     "linux": "리눅스", "macos": "맥오에스", "windows": "윈도", "json": "제이슨",
     "float": "플로트", "int": "인트", "bool": "불", "none": "논", "true": "트루",
     "false": "폴스", "array": "어레이", "key": "키", "prng": "피알엔지", "rng": "알엔지",
+    "check": "체크",  # the loanword: `check`는, `checkify.check`를 (not 첵)
 }
 
 
