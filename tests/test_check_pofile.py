@@ -126,12 +126,17 @@ def test_block_reader_reads_as_the_line_parser(lines):
     text = "\n".join(lines)
     try:
         expected = pofile.parse_lines(text, "gen.po")
-    except UserError:
-        # Both refuse it (a blank line inside an entry may move the line they name).
-        with pytest.raises(UserError):
+    except UserError as err:
+        with pytest.raises(UserError) as info:
             pofile._parse(text, "gen.po")
+        assert (info.value.line, str(info.value)) == (err.line, str(err))
         return
     assert pofile._parse(text, "gen.po") == expected
+
+
+def test_a_blank_line_inside_an_entry_reads_as_the_line_parser():
+    text = 'msgid "a"\n\nmsgstr "b"\n'
+    assert pofile._parse(text, "gen.po") == pofile.parse_lines(text, "gen.po")
 
 
 def test_block_reader_reads_the_project_catalogs_as_the_line_parser():

@@ -108,7 +108,13 @@ def _parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
     """
     if "\r" in text or "\ufeff" in text[:1]:
         return parse_lines(text, path)
-    return _parse_blocks(text, path)
+    try:
+        return _parse_blocks(text, path)
+    except UserError:
+        # A block the general parser refuses alone may be half an entry split by a blank
+        # line (`msgid "a"`, blank, `msgstr "b"`), which the whole-file parser reads as
+        # polib does: the whole text decides, so both readers agree.
+        return parse_lines(text, path)
 
 
 def _general(block: str, offset: int, path: str | Path) -> list[PoEntry]:
