@@ -141,20 +141,20 @@ def run_verify(args) -> int:
                            only=args.notebooks or None, progress=sys.stderr.isatty(), log=log,
                            shard=shards.Shard.parse(args.shard) if args.shard else None,
                            durations=args.durations)
-    out = paths.build_dir() / "notebooks"
-    verify.write_json(report, args.report or out / "report.json")
-    verify.write_junit(report, args.junit_xml or out / "junit.xml")
-    if args.format == "json":
-        print(json.dumps(report.as_dict(), ensure_ascii=False))
-    else:
-        print(verify.format_table(report))
-    return 1 if report.failed else 0
+    return _write_report(report, args)
 
 
 def run_report_merge(args) -> int:
     from jaxko.notebooks import verify
 
     report = shards.merge(args.reports)
+    return _write_report(report, args)
+
+
+def _write_report(report, args) -> int:
+    """report.json, JUnit XML and the table (or JSON) of a verify run or a merge."""
+    from jaxko.notebooks import verify
+
     out = paths.build_dir() / "notebooks"
     verify.write_json(report, args.report or out / "report.json")
     verify.write_junit(report, args.junit_xml or out / "junit.xml")
