@@ -145,8 +145,6 @@ def run_verify(args) -> int:
 
 
 def run_report_merge(args) -> int:
-    from jaxko.notebooks import verify
-
     report = shards.merge(args.reports)
     return _write_report(report, args)
 
