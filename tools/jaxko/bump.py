@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -23,18 +24,31 @@ from jaxko import catalogs, paths
 REPORT_NAME = "bump-report"
 
 
+Key = tuple  # (msgctxt, msgid): a message's identity, as jaxko.catalogs merges them
+
+
+@dataclass(frozen=True)
+class Message:
+    """What the report needs of one active message."""
+
+    translated: bool
+    fuzzy: bool
+    reviewed: bool
+    previous: Key | None = None  # from ``#|``: the message it was before upstream changed it
+
+
 @dataclass
 class PageSnapshot:
-    messages: int = 0
-    translated: int = 0
-    fuzzy: int = 0
-    obsolete: int = 0
-    reviewed: int = 0
-    keys: frozenset = frozenset()
+    """One catalog's active messages by key, and its obsolete ones."""
+
+    active: dict = field(default_factory=dict)        # Key -> Message
+    obsolete: frozenset = frozenset()
 
     @property
     def percent(self) -> float:
-        return 100.0 * self.translated / self.messages if self.messages else 0.0
+        if not self.active:
+            return 0.0
+        return 100.0 * sum(m.translated for m in self.active.values()) / len(self.active)
 
 
 @dataclass
@@ -49,22 +63,46 @@ class PageChange:
 
 
 @dataclass
+class Trivial:
+    """A message this bump made fuzzy whose English changed only trivially."""
+
+    page: str
+    line: int
+    msgid: str
+    previous: str
+    kinds: list  # of "whitespace", "punctuation", "link target"
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
 class BumpReport:
     source: str
     tag: str
     pages: list[PageChange] = field(default_factory=list)
     notebooks_changed: list[str] = field(default_factory=list)
-    trivial: list[dict] = field(default_factory=list)     # {page, line, msgid, previous}
+    trivial: list[Trivial] = field(default_factory=list)
     accepted: bool = False
+    translations_before: int = 0
+    translations_lost: int = 0  # translated texts found nowhere after the bump (must be 0)
 
     def as_dict(self) -> dict:
         return {"source": self.source, "tag": self.tag, "accept_trivial": self.accepted,
                 "pages": [asdict(p) for p in self.pages],
-                "notebooks_changed": self.notebooks_changed, "trivial": self.trivial}
+                "notebooks_changed": self.notebooks_changed,
+                "trivial": [t.as_dict() for t in self.trivial],
+                "translations_before": self.translations_before,
+                "translations_lost": self.translations_lost}
 
     def markdown(self) -> str:
+        totals = {k: sum(getattr(p, k) for p in self.pages)
+                  for k in ("new", "fuzzy", "obsolete", "approvals_voided")}
         lines = [f"# Upstream bump to `{self.tag}`", "",
-                 f"Source: `{self.source}`.", "",
+                 f"Source: `{self.source}`. {len(self.pages)} pages changed: {totals['new']} new, "
+                 f"{totals['fuzzy']} changed (fuzzy), {totals['obsolete']} removed (obsolete) "
+                 f"messages; {totals['approvals_voided']} review approvals voided. "
+                 f"Translations lost: {self.translations_lost} of {self.translations_before}.", "",
                  "| page | new | changed (fuzzy) | removed (obsolete) | translated before → after "
                  "| approvals voided |", "|---|---:|---:|---:|---:|---:|"]
         for p in self.pages:
@@ -78,12 +116,13 @@ class BumpReport:
         verb = "re-applied without fuzzy (--accept-trivial)" if self.accepted else \
             "trivial changes (whitespace, punctuation, link target); `--accept-trivial` re-applies"
         lines += ["", f"## Fuzzy messages: {verb}", ""]
-        lines += [f"- {t['page']}:{t['line']}: {t['msgid'][:80]!r}" for t in self.trivial] or ["- none"]
+        lines += [f"- {t.page}:{t.line} ({', '.join(t.kinds)}): {t.msgid[:80]!r}"
+                  for t in self.trivial] or ["- none"]
         return "\n".join(lines) + "\n"
 
 
 def snapshot(locale_dir: Path, language: str = "ko") -> dict[str, PageSnapshot]:
-    """Counts per catalog, with the review state from locale/<lang>/reviews."""
+    """Every catalog's messages, with the review state from locale/<lang>/reviews."""
     from jaxko.workflow import review
 
     base = locale_dir / language / "LC_MESSAGES"
@@ -93,14 +132,31 @@ def snapshot(locale_dir: Path, language: str = "ko") -> dict[str, PageSnapshot]:
         page = path.relative_to(base).with_suffix("").as_posix()
         po = catalogs.load(path)
         records = review.load_records(review.records_path(reviews, page))
-        items = review.items_of(po, records)
-        active = [e for e in po if not e.obsolete and e.msgid]
-        pages[page] = PageSnapshot(
-            messages=len(active), translated=sum(catalogs.is_translated(e) for e in active),
-            fuzzy=sum(e.fuzzy for e in active), obsolete=sum(e.obsolete for e in po),
-            reviewed=sum(i.state == "reviewed" for i in items),
-            keys=frozenset((e.msgctxt, e.msgid) for e in active))
+        states = {item.key: item.state for item in review.items_of(po, records)}
+        active = {}
+        for entry in po:
+            if entry.obsolete or not entry.msgid:
+                continue
+            previous = ((entry.previous_msgctxt, entry.previous_msgid)
+                        if entry.previous_msgid is not None else None)
+            reviewed = states.get(review.message_key(entry.msgctxt, entry.msgid)) == "reviewed"
+            active[(entry.msgctxt, entry.msgid)] = Message(
+                catalogs.is_translated(entry), entry.fuzzy, reviewed, previous)
+        pages[page] = PageSnapshot(active, frozenset((e.msgctxt, e.msgid) for e in po
+                                                     if e.obsolete))
     return pages
+
+
+def translations(locale_dir: Path, language: str = "ko") -> Counter:
+    """Every translated text in the catalogs (active, fuzzy or obsolete), counted."""
+    found: Counter = Counter()
+    for path in (locale_dir / language / "LC_MESSAGES").rglob("*.po"):
+        if path.is_file():
+            for entry in catalogs.load(path):
+                if entry.msgid:
+                    found.update([entry.msgstr] if entry.msgstr else [])
+                    found.update(v for v in entry.msgstr_plural.values() if v)
+    return found
 
 
 def notebook_code(srcdir: Path) -> dict[str, str]:
@@ -115,54 +171,114 @@ def notebook_code(srcdir: Path) -> dict[str, str]:
     return hashes
 
 
-_LINK_TARGET = re.compile(r"(\]\()[^)]*(\))|(<)[^>]*(>`_)")
-_PUNCTUATION = re.compile(r"[\s.,;:!?'\"`()\[\]{}\-–—]+")
+# Link targets: Markdown ``[text](target)``, reST and MyST ``text <target>`` in backticks.
+_LINK_TARGET = re.compile(r"(?<=\]\()([^()\s]+)(?=\))|(?<=<)([^<>\s]+)(?=>`)")
+# Inline code must stay exactly as it was: ``-1`` and ``1`` are not "punctuation".
+_CODE = re.compile(r"``.+?``|`[^`]+`")
+# Sentence punctuation only; markup characters (* _ [ ] ` { } |) are not trivial.
+_PUNCTUATION = re.compile(r"[\s.,;:!?…'\"“”‘’()\-–—]+")
 
 
-def trivially_equal(old: str, new: str) -> bool:
-    """Whether two msgids differ only in whitespace, punctuation or link targets."""
-    def norm(text: str) -> str:
-        return _PUNCTUATION.sub("", _LINK_TARGET.sub(r"\1\2\3\4", text))
-    return old != new and norm(old) == norm(new)
+def _targets(text: str) -> list[str]:
+    return [m.group(1) or m.group(2) for m in _LINK_TARGET.finditer(text)]
 
 
-def trivial_fuzzy(locale_dir: Path, language: str, accept: bool) -> list[dict]:
-    """Fuzzy messages with a trivially changed msgid; with ``accept``, unfuzzied."""
+def trivial_kinds(old: str, new: str) -> list[str]:
+    """What changed between two msgids, when only whitespace, sentence punctuation or
+    link targets did (inline code and link texts exactly equal); else an empty list."""
+    if old == new:
+        return []
+    if old.split() == new.split():
+        return ["whitespace"]
+    old_bare, new_bare = _LINK_TARGET.sub("\0", old), _LINK_TARGET.sub("\0", new)
+    if _CODE.findall(old_bare) != _CODE.findall(new_bare):
+        return []
+    def prose(text: str) -> str:
+        return _PUNCTUATION.sub("", _CODE.sub("\1", text))
+    if prose(old_bare) != prose(new_bare):
+        return []
+    kinds = []
+    if old_bare.split() != new_bare.split():
+        kinds.append("punctuation")
+    if _targets(old) != _targets(new):
+        kinds.append("link target")
+    return kinds or ["whitespace"]
+
+
+def reapplied(msgstr: str, old: str, new: str) -> str | None:
+    """The translation for the changed msgid: the same text, with each changed link
+    target replaced; None when the translation does not carry the old target."""
+    for before, after in zip(_targets(old), _targets(new)):
+        if before == after:
+            continue
+        if before not in _targets(msgstr):
+            return None
+        msgstr = _LINK_TARGET.sub(lambda m: after if (m.group(1) or m.group(2)) == before
+                                  else m.group(0), msgstr)
+    return msgstr
+
+
+def trivial_fuzzy(locale_dir: Path, language: str, changed: dict[str, set],
+                  accept: bool) -> list[Trivial]:
+    """Of the messages this bump made fuzzy (``changed``: page -> keys), those whose
+    English changed only trivially; with ``accept``, their translations re-applied
+    without the fuzzy flag (link targets in the translation moved along)."""
     base = locale_dir / language / "LC_MESSAGES"
     found = []
-    for path in sorted(p for p in base.rglob("*.po") if p.is_file()):
+    for page in sorted(changed):
+        path = base / f"{page}.po"
         po = catalogs.load(path)
-        changed = False
+        edited = False
         for entry in po:
             if (entry.obsolete or not entry.fuzzy or entry.previous_msgid is None
-                    or not trivially_equal(entry.previous_msgid, entry.msgid)):
+                    or (entry.msgctxt, entry.msgid) not in changed[page] or entry.msgid_plural):
                 continue
-            found.append({"page": path.relative_to(base).with_suffix("").as_posix(),
-                          "line": entry.linenum, "msgid": entry.msgid,
-                          "previous": entry.previous_msgid})
+            kinds = trivial_kinds(entry.previous_msgid, entry.msgid)
+            text = reapplied(entry.msgstr, entry.previous_msgid, entry.msgid) if kinds else None
+            if not kinds or text is None:
+                continue
+            found.append(Trivial(page, entry.linenum, entry.msgid, entry.previous_msgid, kinds))
             if accept:
+                entry.msgstr = text
                 entry.flags.remove("fuzzy")
                 entry.previous_msgid = entry.previous_msgctxt = None
-                changed = True
-        if changed:
+                edited = True
+        if edited:
             catalogs.save(po, path)
     return found
 
 
-def compare(before: dict[str, PageSnapshot], after: dict[str, PageSnapshot]) -> list[PageChange]:
-    changes = []
+def compare(before: dict[str, PageSnapshot], after: dict[str, PageSnapshot]
+            ) -> tuple[list[PageChange], dict[str, set]]:
+    """Per page what the bump did, and the keys it made fuzzy (page -> keys).
+
+    A message is *changed* when its key is new and its ``#|`` previous key was an active
+    message before; *new* when its key is new otherwise; *removed* when an active key of
+    before is neither active now nor the previous key of a changed one. An approval is
+    voided when a message reviewed before (or its changed successor) is not reviewed now."""
+    changes, made_fuzzy = [], {}
     for page in sorted(set(before) | set(after)):
-        old, new = before.get(page, PageSnapshot()), after.get(page, PageSnapshot())
-        change = PageChange(
-            page, new=len(new.keys - old.keys) - max(0, new.fuzzy - old.fuzzy),
-            fuzzy=max(0, new.fuzzy - old.fuzzy), obsolete=max(0, new.obsolete - old.obsolete),
-            percent_before=round(old.percent, 1), percent_after=round(new.percent, 1),
-            approvals_voided=max(0, old.reviewed - new.reviewed))
-        change.new = max(0, change.new)
-        if (change.new, change.fuzzy, change.obsolete, change.approvals_voided) != (0, 0, 0, 0) \
+        old, now = before.get(page, PageSnapshot()), after.get(page, PageSnapshot())
+        fresh = [k for k in now.active if k not in old.active]
+        changed = {k for k in fresh
+                   if now.active[k].fuzzy and now.active[k].previous in old.active}
+        successor = {now.active[k].previous: k for k in changed}
+        removed = [k for k in old.active if k not in now.active and k not in successor]
+        voided = 0
+        for key, message in old.active.items():
+            if not message.reviewed:
+                continue
+            current = now.active.get(key) or now.active.get(successor.get(key))
+            voided += current is not None and not current.reviewed
+        change = PageChange(page, new=len(fresh) - len(changed), fuzzy=len(changed),
+                            obsolete=len(removed), percent_before=round(old.percent, 1),
+                            percent_after=round(now.percent, 1), approvals_voided=voided)
+        if (change.new, change.fuzzy, change.obsolete, voided) != (0, 0, 0, 0) \
                 or change.percent_before != change.percent_after:
             changes.append(change)
-    return changes
+        if changed:
+            made_fuzzy[page] = changed
+    return changes, made_fuzzy
 
 
 def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
@@ -174,7 +290,13 @@ def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
     root = root or paths.repo_root()
     locale_dir = paths.locale_dir(root)
     srcdir = paths.staged_docs(root)
+    if not srcdir.is_dir() and upstream.read_pin(root).content_hash:
+        # A fresh checkout (the release watch): the pinned tree is the baseline of the
+        # notebooks' code, so stage it first.
+        say("sync (the current pin, for the baseline)")
+        upstream.sync(root=root)
     before = snapshot(locale_dir)
+    texts_before = translations(locale_dir)
     code_before = notebook_code(srcdir) if srcdir.is_dir() else {}
     say("sync (repin)")
     upstream.sync(source, repin=True, tag=tag, root=root)
@@ -184,8 +306,11 @@ def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
     update.update(root=root, progress=False)
     # Counted before --accept-trivial: a trivially changed message is still a changed one;
     # the translated % after is the catalogs' final state.
-    changes = compare(before, snapshot(locale_dir))
-    trivial = trivial_fuzzy(locale_dir, "ko", accept_trivial)
+    changes, made_fuzzy = compare(before, snapshot(locale_dir))
+    # Lost is judged on the update's result: --accept-trivial then moves link targets in
+    # the translations it re-applies, which the report lists one by one.
+    lost = texts_before - translations(locale_dir)
+    trivial = trivial_fuzzy(locale_dir, "ko", made_fuzzy, accept_trivial)
     if accept_trivial and trivial:
         final = snapshot(locale_dir)
         for change in changes:
@@ -194,7 +319,8 @@ def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
     report = BumpReport(source, upstream.read_pin(root).tag, changes,
                         sorted(rel for rel, digest in code_after.items()
                                if code_before.get(rel) != digest),
-                        trivial, accept_trivial)
+                        trivial, accept_trivial, sum(texts_before.values()),
+                        sum(lost.values()))
     out = paths.build_dir(root)
     catalogs.write_text_atomic(out / f"{REPORT_NAME}.md", report.markdown())
     catalogs.write_text_atomic(out / f"{REPORT_NAME}.json",

@@ -80,5 +80,11 @@ def run_bump(args) -> int:
               f"{totals[1]} fuzzy, {totals[2]} obsolete messages; "
               f"{len(report.notebooks_changed)} notebooks to verify again; "
               f"{len(report.trivial)} trivial fuzzy"
-              + (" re-applied" if report.accepted else "") + "; report: _build/bump-report.md")
+              + (" re-applied" if report.accepted else "")
+              + f"; {report.translations_lost} of {report.translations_before} translations "
+              "lost; report: _build/bump-report.md")
+    if report.translations_lost:  # jaxko update keeps every translation: a bug if not
+        print(f"error: {report.translations_lost} translations are in no catalog after the "
+              "bump; restore locale/ from git and report this", file=sys.stderr)
+        return 1
     return 0
