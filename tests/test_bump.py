@@ -8,11 +8,13 @@ code cell edited. Review records (locale/ko/reviews) approve some of them first.
 
 from __future__ import annotations
 
+import collections
 import json
 import shutil
 from pathlib import Path
 
 import polib
+import pytest
 
 from conftest import FIXTURES, ROOT, run_jaxko
 
@@ -175,3 +177,64 @@ def test_trivial_means_whitespace_punctuation_or_link_target_only():
     assert reapplied("[가](x.md)를 보세요.", "See [a](x.md).", "See [a](y.md).") == "[가](y.md)를 보세요."
     # A translation without the old target is not re-applied (it stays fuzzy).
     assert reapplied("가를 보세요.", "See [a](x.md).", "See [a](y.md).") is None
+
+
+# ------------------------------------------------------------------ the real catalogs
+
+
+def _release_edits(docs: Path) -> int:
+    """Edits a release makes, in 12 MyST pages of the pinned tree: one sentence's
+    punctuation, one reworded sentence, one removed sentence, and a new paragraph each."""
+    import re
+
+    pages = sorted(docs.glob("*.md"))[:12]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        sentences = list(re.finditer(r"(?m)^[A-Z][a-z]+ [^\n`{$|]{30,}?\.$", text))
+        for number, match in reversed(list(enumerate(sentences[:3]))):
+            old = match.group(0)
+            new = (old[:-1] + "!", old.replace(" ", "  this ", 1), "")[number]
+            text = text[:match.start()] + new + text[match.end():]
+        page.write_text(text + "\n\nThis paragraph is new in the next release.\n",
+                        encoding="utf-8")
+    return len(pages)
+
+
+def _all_translations(locale: Path) -> collections.Counter:
+    found = collections.Counter()
+    for path in locale.rglob("*.po"):
+        found.update(e.msgstr for e in polib.pofile(str(path)) if e.msgid and e.msgstr)
+    return found
+
+
+@pytest.mark.slow
+def test_bump_of_the_real_catalogs_loses_nothing_and_is_a_no_op_twice(tmp_path, shared_upstream):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "conf.py").symlink_to(ROOT / "conf.py")
+    shutil.copy(ROOT / "upstream.toml", project / "upstream.toml")
+    shutil.copytree(ROOT / "overlay", project / "overlay")
+    shutil.copytree(ROOT / "locale", project / "locale")
+    newer = tmp_path / "jax-next"
+    shutil.copytree(shared_upstream, newer)
+    assert _release_edits(newer / "docs") == 12
+    env = {"JAXKO_ROOT": str(project), "JAX_PLATFORMS": "cpu"}
+    run_jaxko("upstream", "sync", "--from", str(shared_upstream), env=env, cwd=project,
+              check=True)
+    before = _all_translations(project / "locale")
+
+    proc = run_jaxko("upstream", "bump", "--from", str(newer), "--accept-trivial",
+                     "--format", "json", env=env, cwd=project, check=True)
+    report = json.loads(proc.stdout)
+    assert report["translations_lost"] == 0
+    assert not before - _all_translations(project / "locale")  # 0 lost, counted here too
+    totals = {k: sum(p[k] for p in report["pages"]) for k in ("new", "fuzzy", "obsolete")}
+    assert totals["new"] >= 12 and totals["fuzzy"] > 0
+    assert report["notebooks_changed"] == []  # prose edits only
+
+    snapshot = {p: p.read_bytes() for p in (project / "locale").rglob("*") if p.is_file()}
+    proc = run_jaxko("upstream", "bump", "--from", str(newer), "--accept-trivial",
+                     "--format", "json", env=env, cwd=project, check=True)
+    again = json.loads(proc.stdout)
+    assert again["pages"] == [] and again["trivial"] == []
+    assert {p: p.read_bytes() for p in (project / "locale").rglob("*") if p.is_file()} == snapshot
