@@ -7,6 +7,7 @@ fixture notebooks take a few seconds each (kernel start and `import jax`).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from xml.etree import ElementTree
@@ -200,50 +201,96 @@ def test_shards_partition_the_notebooks_exactly_and_deterministically(tmp_path):
     assert ["nb0.ipynb"] in parts
 
 
-def test_merged_shard_reports_equal_an_unsharded_run(project, jaxko, tmp_path):
-    _edit_msgstr(project, "def add_one", "def add_one", "def 하나_더하기")  # planted failure
-    _build(project, static_check=False)
-    env = {"JAXKO_ROOT": str(project)}
-    common = ("notebooks", "verify", "--srcdir", str(DOCS), "-n", "1", "--force",
-              "--format", "json")
-    whole = jaxko(*common, "--report", str(tmp_path / "whole.json"),
-                  "--junit-xml", str(tmp_path / "whole.xml"), env=env)
+def _table_rows(text: str) -> list[str]:
+    """The rows of the verify table, seconds masked (the summary line is timing)."""
+    rows = [line for line in text.strip().splitlines()][:-1]
+    return [re.sub(r"\d+\.\d", "#", row) for row in rows]
+
+
+def test_sharded_ci_path_end_to_end_equals_an_unsharded_run(project, jaxko, tmp_path):
+    """The notebooks workflow's jobs, each in its own project root as on its own runner:
+    build once; verify --shard I/3 on three "runners" from the built notebooks; their
+    report, JUnit XML and executed/ moved as artifacts; report merge; then the site
+    build's verify in the merging root runs nothing that passed."""
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs)
+    text = (docs / "tiny.ipynb").read_text(encoding="utf-8")  # planted: cell 4 raises
+    (docs / "tiny.ipynb").write_text(text.replace('"raises-exception"', '"some-other-tag"'),
+                                     encoding="utf-8")
+    build.build(srcdir=docs, locale_dir=project / "locale",
+                out_dir=project / "_build" / "notebooks" / "ko")
+    verify_args = ("notebooks", "verify", "--srcdir", str(docs), "-n", "1")
+    whole = jaxko(*verify_args, "--report", str(tmp_path / "whole.json"),
+                  "--junit-xml", str(tmp_path / "whole.xml"), env={"JAXKO_ROOT": str(project)})
     assert whole.returncode == 1, whole.stderr
+
+    merger = tmp_path / "merger"
     reports = []
     for index in (1, 2, 3):
-        out = tmp_path / f"shard{index}.json"
-        proc = jaxko(*common, "--shard", f"{index}/3", "--report", str(out),
-                     "--junit-xml", str(tmp_path / f"shard{index}.xml"), env=env)
+        runner = tmp_path / f"runner{index}"
+        out = runner / "_build" / "notebooks"
+        shutil.copytree(project / "_build" / "notebooks" / "ko", out / "ko")  # the build artifact
+        proc = jaxko(*verify_args, "--shard", f"{index}/3",
+                     "--report", str(out / f"shard-{index}.json"),
+                     "--junit-xml", str(out / f"shard-{index}.xml"),
+                     env={"JAXKO_ROOT": str(runner)})
         assert proc.returncode in (0, 1), proc.stderr
-        reports.append(out)
+        artifact = merger / "shards" / f"notebooks-shard-{index}"  # upload, then download
+        artifact.mkdir(parents=True)
+        for name in (f"shard-{index}.json", f"shard-{index}.xml", "executed"):
+            if (out / name).is_dir():
+                shutil.copytree(out / name, artifact / name)
+            elif (out / name).is_file():
+                shutil.copy(out / name, artifact / name)
+        reports.append(artifact / f"shard-{index}.json")
     shard_rows = [json.loads(p.read_text())["results"] for p in reports]
     names = [row["notebook"] for rows in shard_rows for row in rows]
-    assert len(names) == len(set(names)) == 3  # a partition of the three notebooks
+    assert sorted(names) == sorted(set(names)) == [
+        "myst_tiny.md", "notebooks/convolutions.ipynb", "tiny.ipynb"]  # an exact partition
 
-    merged = jaxko("notebooks", "report", "merge", *map(str, reports), "--report",
-                   str(tmp_path / "merged.json"), "--junit-xml", str(tmp_path / "merged.xml"),
-                   env=env)
-    assert merged.returncode == 1  # the planted failure fails the merged run too
+    env = {"JAXKO_ROOT": str(merger)}
+    merged = jaxko("notebooks", "report", "merge", *map(str, reports), env=env)
+    assert merged.returncode == 1, merged.stderr  # the planted failure fails the merge too
     expected = json.loads((tmp_path / "whole.json").read_text())
-    got = json.loads((tmp_path / "merged.json").read_text())
+    got = json.loads((merger / "_build" / "notebooks" / "report.json").read_text())
 
     def outcome(report):
-        return [(r["notebook"], r["status"], r["cell"], r["error"]) for r in report["results"]]
+        return [(r["notebook"], r["status"], r["cell"], r["error"], r["executed"])
+                for r in report["results"]]
 
     assert outcome(got) == outcome(expected)
+    assert ("tiny.ipynb", "failed", 4) == tuple(outcome(got)[2][:3])
     assert got["counts"] == expected["counts"]
-    junit = ElementTree.parse(tmp_path / "merged.xml").getroot()
-    assert junit.get("tests") == "3" and junit.get("failures") == expected_failures(expected)
+    assert _table_rows(merged.stdout) == _table_rows(whole.stdout)
 
-    # A missing shard, or one given twice, is refused with one line.
-    missing = jaxko("notebooks", "report", "merge", str(reports[0]), str(reports[1]), env=env)
+    def junit(path):
+        root = ElementTree.parse(path).getroot()
+        return ({k: root.get(k) for k in ("tests", "failures", "skipped")},
+                [(c.get("name"), [(f.tag, f.get("message")) for f in c]) for c in root])
+
+    assert junit(merger / "_build" / "notebooks" / "junit.xml") == junit(tmp_path / "whole.xml")
+
+    # The shards' executed notebooks, combined: what the site build shows.
+    executed = merger / "_build" / "notebooks" / "executed"
+    assert sorted(p.name for p in executed.iterdir()) == ["myst_tiny.ipynb", "tiny.ipynb"]
+    assert "some-other-tag" in (executed / "tiny.ipynb").read_text(encoding="utf-8")
+    # Publishing builds the Korean notebooks again and verifies: the pass is not re-run.
+    build.build(srcdir=docs, locale_dir=project / "locale",
+                out_dir=merger / "_build" / "notebooks" / "ko")
+    again = jaxko(*verify_args, "--format", "json", "myst_tiny", env=env)
+    [result] = json.loads(again.stdout)["results"]
+    assert (result["status"], result["executed"]) == ("cached", False), again.stderr
+
+    # Refused with one line: a shard missing, a shard given twice, a shard's artifact
+    # without the executed notebook of a pass.
+    missing = jaxko("notebooks", "report", "merge", *map(str, reports[:2]), env=env)
     twice = jaxko("notebooks", "report", "merge", *map(str, reports), str(reports[0]), env=env)
-    for proc in (missing, twice):
-        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
-        assert "Traceback" not in proc.stderr
-    assert "in no shard report" in missing.stderr or "in two shard reports" in missing.stderr
-    assert "in two shard reports" in twice.stderr
-
-
-def expected_failures(report: dict) -> str:
-    return str(report["counts"]["failed"])
+    owner = next(p for p, rows in zip(reports, shard_rows)
+                 if any(r["status"] == "passed" for r in rows))
+    shutil.rmtree(owner.parent / "executed")
+    (owner.parent / "executed").mkdir()
+    incomplete = jaxko("notebooks", "report", "merge", *map(str, reports), env=env)
+    for proc, words in ((missing, "in no shard report"), (twice, "in two shard reports"),
+                        (incomplete, "the executed notebook of myst_tiny.md is not in")):
+        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert words in proc.stderr and "Traceback" not in proc.stderr

@@ -88,8 +88,11 @@ def register(sub) -> None:
         "report", help="merge the reports of sharded verify runs",
         description="`jaxko notebooks report merge REPORT...`: one report.json, JUnit XML and "
                     "table from the report.json of each `verify --shard I/N` run, as an "
-                    "unsharded run writes them. Exit 2 if a notebook is in no report or in two; "
-                    "exit 1 if any failed.")
+                    "unsharded run writes them. The executed notebooks of each shard "
+                    "(executed/ beside its report) are combined into "
+                    "_build/notebooks/executed/ and the passes recorded in the verify cache, "
+                    "so the site build uses them without running them again. Exit 2 if a "
+                    "notebook is in no report or in two; exit 1 if any failed.")
     p.add_argument("report_action", choices=("merge",), metavar="merge")
     p.add_argument("reports", nargs="+", type=Path, metavar="REPORT")
     p.add_argument("--report", type=Path, help="default: _build/notebooks/report.json")

@@ -66,11 +66,12 @@ class NotebookResult:
     cell: int | None = None  # failing cell, numbered from 1
     error: str = ""  # the failure's last line, or why it was skipped
     executed: bool = False  # run by nbmake in this verify
+    key: str = ""  # of a pass: its cache key (`report merge` records the shards' passes)
 
     def as_dict(self) -> dict:
         return {"notebook": self.notebook, "status": self.status,
                 "seconds": round(self.seconds, 2), "cell": self.cell, "error": self.error,
-                "executed": self.executed}
+                "executed": self.executed, "key": self.key}
 
 
 @dataclass
@@ -219,6 +220,27 @@ def cache_key(notebook: nbformat.NotebookNode, support: list[Path], env: dict,
     return digest.hexdigest()
 
 
+def _pass(key: str, seconds: float) -> dict:
+    return {"key": key, "seconds": round(seconds, 2),
+            "passed_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+def record_passes(results: list[NotebookResult], root: Path | None = None) -> int:
+    """Record passes run elsewhere (the shards of `report merge`) in this project's cache,
+    so that a later verify here (the site build) does not run them again; returns how many."""
+    cache_file = cache_path(root)
+    cache = load_cache(cache_file)
+    recorded = 0
+    for result in results:
+        if result.status in ("passed", "cached") and result.key:
+            cache["passes"][result.notebook] = _pass(result.key, result.seconds)
+            cache["seconds"][result.notebook] = round(result.seconds, 2)
+            recorded += 1
+    if recorded:
+        write_text_atomic(cache_file, json.dumps(cache, indent=1, sort_keys=True) + "\n")
+    return recorded
+
+
 # ----------------------------------------------------------------------------- verify
 
 
@@ -317,7 +339,8 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
         recorded = cache["passes"].get(source.rel)
         if not force and recorded and recorded.get("key") == key:
             results[source.rel] = NotebookResult(source.rel, "cached",
-                                                 seconds=float(recorded.get("seconds", 0.0)))
+                                                 seconds=float(recorded.get("seconds", 0.0)),
+                                                 key=key)
             continue
         jobs.append(_Job(source, korean_path, korean, support, key))
 
@@ -339,9 +362,8 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
             result = results[job.source.rel]
             cache["seconds"][job.source.rel] = round(result.seconds, 2)
             if result.status == "passed":
-                cache["passes"][job.source.rel] = {
-                    "key": job.key, "seconds": round(result.seconds, 2),
-                    "passed_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+                result.key = job.key
+                cache["passes"][job.source.rel] = _pass(job.key, result.seconds)
             else:
                 cache["passes"].pop(job.source.rel, None)
     stale = [rel for rel, r in results.items() if r.status == "failed" and rel in cache["passes"]]
@@ -354,6 +376,7 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
         for rel, result in results.items():
             if result.status in ("passed", "cached"):
                 result.status = "unchecked"
+                result.key = ""
     report = VerifyReport(platform, count, env_info, options,
                           [results[s.rel] for s in chosen], shard=shard_info)
     report.executed_seconds = executed_seconds
