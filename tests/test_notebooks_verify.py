@@ -294,3 +294,16 @@ def test_sharded_ci_path_end_to_end_equals_an_unsharded_run(project, jaxko, tmp_
                         (incomplete, "the executed notebook of myst_tiny.md is not in")):
         assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
         assert words in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_gpu_platform_attempts_the_notebooks_skipped_only_for_lack_of_a_gpu():
+    from jaxko import scope
+
+    attempted = {pattern for pattern, reason in scope.EXECUTION_EXCLUDES
+                 if scope.attempted_on(reason, "gpu")}
+    assert {"pallas/quickstart.*", "pallas/gpu/pipelining.*", "notebooks/cute_dsl_jax.*",
+            "notebooks/host-offloading.*"} <= attempted
+    # TPU-only, network and extra requirements stay skipped on a GPU; nothing is on CPU.
+    assert not attempted & {"pallas/tpu/matmul.*", "notebooks/layout.*",
+                            "notebooks/convolutions.*", "jep/9407-type-promotion.*"}
+    assert not any(scope.attempted_on(reason, "cpu") for _, reason in scope.EXECUTION_EXCLUDES)
