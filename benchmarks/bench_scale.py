@@ -6,9 +6,10 @@
    balance (slowest / mean), for the split by recorded durations and for the first-run
    split by size (judged with the same recorded durations).
 2. `jaxko upstream bump` on the real catalogs, in a temporary copy of the project: from
-   the pinned tree to a modified copy of it (punctuation-only, reworded, removed and new
-   paragraphs in 12 pages), timed; then the translations lost (must be 0) and whether a
-   second bump changes any catalog (must not).
+   the pinned tree to a modified copy of it (tests/release_edits.py: punctuation-only,
+   reworded, removed and new paragraphs and a moved link target in 12 translated pages),
+   timed; then the translations lost (must be 0) and whether a second bump changes any
+   catalog (must not).
 
 Run: `python benchmarks/run.py scale` (needs ../shared/upstream and a built .venv).
 """
@@ -30,6 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from jaxko.notebooks import shards  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+import release_edits  # noqa: E402  (the edits of the real-catalog bump test)
 
 REPORT = ROOT / "benchmarks" / "data" / "verify-report-cpu.json"
 UPSTREAM = ROOT.parent / "shared" / "upstream" / "jax-v0.10.2"
@@ -55,22 +59,6 @@ def shard_table() -> None:
         print("| " + " | ".join(row) + " |")
 
 
-def _modify(docs: Path) -> int:
-    """Realistic release edits in 12 MyST pages: one sentence's punctuation, one reworded
-    sentence, one removed sentence and a new paragraph each."""
-    pages = sorted(docs.glob("*.md"))[:12]
-    for page in pages:
-        text = page.read_text(encoding="utf-8")
-        sentences = list(re.finditer(r"(?m)^[A-Z][a-z]+ [^\n`{$|]{30,}?\.$", text))
-        for number, match in reversed(list(enumerate(sentences[:3]))):
-            old = match.group(0)
-            new = (old[:-1] + "!", old.replace(" ", "  this ", 1), "")[number]
-            text = text[:match.start()] + new + text[match.end():]
-        page.write_text(text + "\n\nThis paragraph is new in the next release.\n",
-                        encoding="utf-8")
-    return len(pages)
-
-
 def _translations(locale: Path) -> set[str]:
     return {e.msgstr for p in locale.rglob("*.po") for e in polib.pofile(str(p)) if e.msgstr}
 
@@ -87,7 +75,7 @@ def bump_figures() -> None:
         shutil.copytree(ROOT / "locale", project / "locale")
         newer = tmp / "jax-next"
         shutil.copytree(UPSTREAM, newer)
-        pages = _modify(newer / "docs")
+        pages = release_edits.apply(newer / "docs")
         jaxko = [sys.executable, "-m", "jaxko"]
         env = {"JAXKO_ROOT": str(project), "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
                "JAX_PLATFORMS": "cpu"}
@@ -110,8 +98,10 @@ def bump_figures() -> None:
         print(f"\n`jaxko upstream bump --from <modified copy of jax-v0.10.2>` on the real "
               f"catalogs ({pages} pages edited): {seconds:.1f} s; {len(report['pages'])} pages "
               f"changed, {totals['new']} new, {totals['fuzzy']} fuzzy, {totals['obsolete']} "
-              f"obsolete, {len(report['notebooks_changed'])} notebooks to verify again, "
-              f"{len(report['trivial'])} trivial. Translations lost: {len(before - after)} of "
+              f"obsolete, {sum(p['approvals_voided'] for p in report['pages'])} approvals "
+              f"voided, {len(report['notebooks_changed'])} notebooks to verify again, "
+              f"{len(report['trivial'])} trivial (the report: {report['translations_lost']} "
+              f"lost). Translations lost: {len(before - after)} of "
               f"{len(before)}. Second bump: {second:.1f} s, catalogs "
               f"{'unchanged' if unchanged else 'CHANGED'}.")
 

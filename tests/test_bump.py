@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 import shutil
 from pathlib import Path
 
 import polib
 import pytest
 
+import release_edits
 from conftest import FIXTURES, ROOT, run_jaxko
 
 
@@ -182,24 +184,6 @@ def test_trivial_means_whitespace_punctuation_or_link_target_only():
 # ------------------------------------------------------------------ the real catalogs
 
 
-def _release_edits(docs: Path) -> int:
-    """Edits a release makes, in 12 MyST pages of the pinned tree: one sentence's
-    punctuation, one reworded sentence, one removed sentence, and a new paragraph each."""
-    import re
-
-    pages = sorted(docs.glob("*.md"))[:12]
-    for page in pages:
-        text = page.read_text(encoding="utf-8")
-        sentences = list(re.finditer(r"(?m)^[A-Z][a-z]+ [^\n`{$|]{30,}?\.$", text))
-        for number, match in reversed(list(enumerate(sentences[:3]))):
-            old = match.group(0)
-            new = (old[:-1] + "!", old.replace(" ", "  this ", 1), "")[number]
-            text = text[:match.start()] + new + text[match.end():]
-        page.write_text(text + "\n\nThis paragraph is new in the next release.\n",
-                        encoding="utf-8")
-    return len(pages)
-
-
 def _all_translations(locale: Path) -> collections.Counter:
     found = collections.Counter()
     for path in locale.rglob("*.po"):
@@ -217,20 +201,40 @@ def test_bump_of_the_real_catalogs_loses_nothing_and_is_a_no_op_twice(tmp_path, 
     shutil.copytree(ROOT / "locale", project / "locale")
     newer = tmp_path / "jax-next"
     shutil.copytree(shared_upstream, newer)
-    assert _release_edits(newer / "docs") == 12
+    assert release_edits.apply(newer / "docs") == 12
     env = {"JAXKO_ROOT": str(project), "JAX_PLATFORMS": "cpu"}
     run_jaxko("upstream", "sync", "--from", str(shared_upstream), env=env, cwd=project,
               check=True)
     before = _all_translations(project / "locale")
 
-    proc = run_jaxko("upstream", "bump", "--from", str(newer), "--accept-trivial",
-                     "--format", "json", env=env, cwd=project, check=True)
+    proc = run_jaxko("upstream", "bump", "--from", str(newer), "--format", "json",
+                     env=env, cwd=project, check=True)
     report = json.loads(proc.stdout)
     assert report["translations_lost"] == 0
     assert not before - _all_translations(project / "locale")  # 0 lost, counted here too
     totals = {k: sum(p[k] for p in report["pages"]) for k in ("new", "fuzzy", "obsolete")}
-    assert totals["new"] >= 12 and totals["fuzzy"] > 0
+    assert totals["new"] >= 12 and totals["fuzzy"] >= 12 and totals["obsolete"] >= 1
     assert report["notebooks_changed"] == []  # prose edits only
+    kinds = [kind for t in report["trivial"] for kind in t["kinds"]]
+    assert "link target" in kinds and "punctuation" in kinds
+
+    # The maintainer accepts the trivial ones afterwards: only those change, a moved link
+    # target moves in the translation too; every other translation stays as it was.
+    fuzzy_before = _fuzzy(project / "locale")
+    proc = run_jaxko("upstream", "bump", "--from", str(newer), "--accept-trivial",
+                     "--format", "json", env=env, cwd=project, check=True)
+    accepted = json.loads(proc.stdout)
+    assert accepted["trivial"] == report["trivial"]
+    assert fuzzy_before - _fuzzy(project / "locale") == {t["msgid"] for t in report["trivial"]}
+    assert not _fuzzy(project / "locale") - fuzzy_before
+    after = _all_translations(project / "locale")
+    retargeted = before - after
+    assert sum(retargeted.values()) == kinds.count("link target")
+    moves = [(re.search(r"\]\(([^)]*)\)", t["previous"]).group(1),
+              re.search(r"\]\(([^)]*)\)", t["msgid"]).group(1))
+             for t in report["trivial"] if "link target" in t["kinds"]]
+    for text in retargeted:
+        assert any(text.replace(f"]({old})", f"]({new})") in after for old, new in moves), text
 
     snapshot = {p: p.read_bytes() for p in (project / "locale").rglob("*") if p.is_file()}
     proc = run_jaxko("upstream", "bump", "--from", str(newer), "--accept-trivial",
@@ -238,3 +242,8 @@ def test_bump_of_the_real_catalogs_loses_nothing_and_is_a_no_op_twice(tmp_path, 
     again = json.loads(proc.stdout)
     assert again["pages"] == [] and again["trivial"] == []
     assert {p: p.read_bytes() for p in (project / "locale").rglob("*") if p.is_file()} == snapshot
+
+
+def _fuzzy(locale: Path) -> set[str]:
+    return {e.msgid for path in locale.rglob("*.po") for e in polib.pofile(str(path))
+            if e.fuzzy and not e.obsolete}

@@ -218,20 +218,19 @@ def reapplied(msgstr: str, old: str, new: str) -> str | None:
     return msgstr
 
 
-def trivial_fuzzy(locale_dir: Path, language: str, changed: dict[str, set],
-                  accept: bool) -> list[Trivial]:
-    """Of the messages this bump made fuzzy (``changed``: page -> keys), those whose
-    English changed only trivially; with ``accept``, their translations re-applied
-    without the fuzzy flag (link targets in the translation moved along)."""
+def trivial_fuzzy(locale_dir: Path, language: str, accept: bool) -> list[Trivial]:
+    """Fuzzy messages whose English changed only trivially since their ``#|`` previous
+    msgid (this bump's, or an earlier one's not yet accepted); with ``accept``, their
+    translations re-applied without the fuzzy flag (link targets moved along)."""
     base = locale_dir / language / "LC_MESSAGES"
     found = []
-    for page in sorted(changed):
-        path = base / f"{page}.po"
+    for path in sorted(p for p in base.rglob("*.po") if p.is_file()):
+        page = path.relative_to(base).with_suffix("").as_posix()
         po = catalogs.load(path)
         edited = False
         for entry in po:
             if (entry.obsolete or not entry.fuzzy or entry.previous_msgid is None
-                    or (entry.msgctxt, entry.msgid) not in changed[page] or entry.msgid_plural):
+                    or entry.msgid_plural or not entry.msgstr):
                 continue
             kinds = trivial_kinds(entry.previous_msgid, entry.msgid)
             text = reapplied(entry.msgstr, entry.previous_msgid, entry.msgid) if kinds else None
@@ -249,14 +248,14 @@ def trivial_fuzzy(locale_dir: Path, language: str, changed: dict[str, set],
 
 
 def compare(before: dict[str, PageSnapshot], after: dict[str, PageSnapshot]
-            ) -> tuple[list[PageChange], dict[str, set]]:
-    """Per page what the bump did, and the keys it made fuzzy (page -> keys).
+            ) -> list[PageChange]:
+    """Per page what the bump did.
 
     A message is *changed* when its key is new and its ``#|`` previous key was an active
     message before; *new* when its key is new otherwise; *removed* when an active key of
     before is neither active now nor the previous key of a changed one. An approval is
     voided when a message reviewed before (or its changed successor) is not reviewed now."""
-    changes, made_fuzzy = [], {}
+    changes = []
     for page in sorted(set(before) | set(after)):
         old, now = before.get(page, PageSnapshot()), after.get(page, PageSnapshot())
         fresh = [k for k in now.active if k not in old.active]
@@ -276,9 +275,7 @@ def compare(before: dict[str, PageSnapshot], after: dict[str, PageSnapshot]
         if (change.new, change.fuzzy, change.obsolete, voided) != (0, 0, 0, 0) \
                 or change.percent_before != change.percent_after:
             changes.append(change)
-        if changed:
-            made_fuzzy[page] = changed
-    return changes, made_fuzzy
+    return changes
 
 
 def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
@@ -304,17 +301,20 @@ def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
     extract.extract(root=root)
     say("update")
     update.update(root=root, progress=False)
-    # Counted before --accept-trivial: a trivially changed message is still a changed one;
-    # the translated % after is the catalogs' final state.
-    changes, made_fuzzy = compare(before, snapshot(locale_dir))
+    # Counted before --accept-trivial: a trivially changed message is still a changed one.
+    changes = compare(before, snapshot(locale_dir))
     # Lost is judged on the update's result: --accept-trivial then moves link targets in
     # the translations it re-applies, which the report lists one by one.
     lost = texts_before - translations(locale_dir)
-    trivial = trivial_fuzzy(locale_dir, "ko", made_fuzzy, accept_trivial)
-    if accept_trivial and trivial:
+    trivial = trivial_fuzzy(locale_dir, "ko", accept_trivial)
+    if accept_trivial and trivial:  # the translated % after is the catalogs' final state
         final = snapshot(locale_dir)
-        for change in changes:
+        listed = {change.page: change for change in changes}
+        for page in sorted({t.page for t in trivial} - set(listed)):
+            listed[page] = PageChange(page, 0, 0, 0, round(before.get(page, PageSnapshot()).percent, 1), 0.0, 0)
+        for change in listed.values():
             change.percent_after = round(final[change.page].percent, 1) if change.page in final else 0.0
+        changes = sorted(listed.values(), key=lambda change: change.page)
     code_after = notebook_code(srcdir)
     report = BumpReport(source, upstream.read_pin(root).tag, changes,
                         sorted(rel for rel, digest in code_after.items()
