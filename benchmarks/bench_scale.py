@@ -63,46 +63,69 @@ def _translations(locale: Path) -> set[str]:
     return {e.msgstr for p in locale.rglob("*.po") for e in polib.pofile(str(p)) if e.msgstr}
 
 
+def _project(base: Path) -> Path:
+    project = base
+    project.mkdir()
+    (project / "conf.py").symlink_to(ROOT / "conf.py")
+    shutil.copy(ROOT / "upstream.toml", project / "upstream.toml")
+    shutil.copytree(ROOT / "overlay", project / "overlay")
+    shutil.copytree(ROOT / "locale", project / "locale")
+    return project
+
+
+def _timed(command: list[str], project: Path) -> tuple[float, str]:
+    env = {"JAXKO_ROOT": str(project), "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
+           "PYTHONPATH": str(ROOT / "tools"),  # this checkout's jaxko
+           "JAX_PLATFORMS": "cpu"}
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "jaxko", *command], cwd=project, env=env,
+                         check=True, capture_output=True, text=True)
+    return time.perf_counter() - start, out.stdout
+
+
 def bump_figures() -> None:
+    """The bump against its baseline in the same run: the three commands it replaces
+    (sync --repin, extract, update), by hand, on another copy of the same project."""
     with tempfile.TemporaryDirectory(prefix="jaxko-bump-") as tmp:
         tmp = Path(tmp)
-        project = tmp / "project"
-        project.mkdir()
-        for name in ("conf.py", "upstream.toml", "overlay"):
-            (project / name).symlink_to(ROOT / name) if name == "conf.py" else (
-                shutil.copytree(ROOT / name, project / name) if (ROOT / name).is_dir()
-                else shutil.copy(ROOT / name, project / name))
-        shutil.copytree(ROOT / "locale", project / "locale")
         newer = tmp / "jax-next"
         shutil.copytree(UPSTREAM, newer)
         pages = release_edits.apply(newer / "docs")
-        jaxko = [sys.executable, "-m", "jaxko"]
-        env = {"JAXKO_ROOT": str(project), "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
-               "JAX_PLATFORMS": "cpu"}
-        subprocess.run(jaxko + ["upstream", "sync", "--from", str(UPSTREAM)], cwd=project, env=env,
-                       check=True, capture_output=True)
+        manual, project = _project(tmp / "manual"), _project(tmp / "project")
+        for root in (manual, project):
+            _timed(["upstream", "sync", "--from", str(UPSTREAM)], root)
+        baseline = sum(_timed(step, manual)[0] for step in (
+            ["upstream", "sync", "--from", str(newer), "--repin"], ["extract"], ["update"]))
         before = _translations(project / "locale")
-        start = time.perf_counter()
-        out = subprocess.run(jaxko + ["upstream", "bump", "--from", str(newer), "--format", "json"],
-                             cwd=project, env=env, check=True, capture_output=True, text=True)
-        seconds = time.perf_counter() - start
-        report = json.loads(out.stdout)
+        seconds, out = _timed(["upstream", "bump", "--from", str(newer), "--format", "json"],
+                              project)
+        report = json.loads(out)
         after = _translations(project / "locale")
+        same = all((manual / "locale" / p.relative_to(project / "locale")).read_bytes()
+                   == p.read_bytes() for p in (project / "locale").rglob("*.po"))
+        accept, out = _timed(["upstream", "bump", "--from", str(newer), "--accept-trivial",
+                              "--format", "json"], project)
+        accepted = json.loads(out)
         snapshot = {p: p.read_bytes() for p in (project / "locale").rglob("*.po")}
-        start = time.perf_counter()
-        subprocess.run(jaxko + ["upstream", "bump", "--from", str(newer)], cwd=project, env=env,
-                       check=True, capture_output=True)
-        second = time.perf_counter() - start
+        second, _ = _timed(["upstream", "bump", "--from", str(newer), "--accept-trivial"], project)
         unchanged = snapshot == {p: p.read_bytes() for p in (project / "locale").rglob("*.po")}
-        totals = {k: sum(p[k] for p in report["pages"]) for k in ("new", "fuzzy", "obsolete")}
+        totals = {k: sum(p[k] for p in report["pages"])
+                  for k in ("new", "fuzzy", "obsolete", "approvals_voided")}
         print(f"\n`jaxko upstream bump --from <modified copy of jax-v0.10.2>` on the real "
-              f"catalogs ({pages} pages edited): {seconds:.1f} s; {len(report['pages'])} pages "
-              f"changed, {totals['new']} new, {totals['fuzzy']} fuzzy, {totals['obsolete']} "
-              f"obsolete, {sum(p['approvals_voided'] for p in report['pages'])} approvals "
-              f"voided, {len(report['notebooks_changed'])} notebooks to verify again, "
-              f"{len(report['trivial'])} trivial (the report: {report['translations_lost']} "
-              f"lost). Translations lost: {len(before - after)} of "
-              f"{len(before)}. Second bump: {second:.1f} s, catalogs "
+              f"catalogs ({pages} pages edited, tests/release_edits.py):\n")
+        print("| run | seconds | ratio to the baseline |\n|---|---:|---:|")
+        print(f"| baseline: sync --repin, extract, update by hand | {baseline:.1f} | 1.00 |")
+        print(f"| bump (report included) | {seconds:.1f} | {seconds / baseline:.2f} |")
+        print(f"| bump --accept-trivial afterwards | {accept:.1f} | {accept / baseline:.2f} |")
+        print(f"| bump --accept-trivial again (no-op) | {second:.1f} | {second / baseline:.2f} |")
+        print(f"\nReport: {len(report['pages'])} pages changed, {totals['new']} new, "
+              f"{totals['fuzzy']} fuzzy, {totals['obsolete']} obsolete, "
+              f"{totals['approvals_voided']} approvals voided, "
+              f"{len(report['notebooks_changed'])} notebooks to verify again, "
+              f"{len(report['trivial'])} trivial ({len(accepted['trivial'])} accepted "
+              f"afterwards). Catalogs after the bump {'identical to' if same else 'DIFFERENT FROM'} "
+              f"the baseline's. Translations lost: {len(before - after)} of {len(before)} "
+              f"(the report: {report['translations_lost']}). Last run: catalogs "
               f"{'unchanged' if unchanged else 'CHANGED'}.")
 
 
