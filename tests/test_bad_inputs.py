@@ -61,6 +61,9 @@ CASES.update({
                               "r.json"),
     "report-unsharded/merge": ({"r.json": b'{"results": []}'},
                                ["notebooks", "report", "merge", "{dir}/r.json"], "r.json"),
+    "report-bad-row/merge": ({"r.json": b'{"shard": {"notebooks": []}, "results": [{}], '
+                                        b'"options": {}}'},
+                             ["notebooks", "report", "merge", "{dir}/r.json"], "r.json"),
     "durations-not-report/verify": ({"d.json": b"[]"},
                                     ["notebooks", "verify", "--shard", "1/2", "--durations",
                                      "{dir}/d.json", "--srcdir", NB_DOCS, "--notebooks-dir",

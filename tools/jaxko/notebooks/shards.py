@@ -96,7 +96,12 @@ class ShardReport:
 def _read_shard(path: Path) -> ShardReport:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-        data["shard"]["notebooks"], data["results"], data["options"]  # noqa: B018
+        if not (isinstance(data["shard"]["notebooks"], list) and isinstance(data["options"], dict)
+                and all(isinstance(row["notebook"], str) and isinstance(row["status"], str)
+                        for row in data["results"])
+                and all(isinstance(data[k], (int, float))
+                        for k in ("workers", "wall_seconds", "executed_wall_seconds"))):
+            raise ValueError
     except FileNotFoundError:
         raise UserError("shard report not found", path) from None
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
