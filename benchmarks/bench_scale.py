@@ -17,7 +17,6 @@ Run: `python benchmarks/run.py scale` (needs ../shared/upstream and a built .ven
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys
