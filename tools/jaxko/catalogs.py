@@ -348,6 +348,16 @@ def new_catalog(pot: polib.POFile, language: str, *, pot_dir: Path | None = None
                 srcdir: Path | None = None) -> polib.POFile:
     """A fresh catalog for a template, with a stable header (no dates that churn)."""
     po = polib.POFile(wrapwidth=WRAP_WIDTH)
+    give_header(po, pot, language)
+    empty = polib.POFile(wrapwidth=WRAP_WIDTH)
+    merged, _ = merge(empty, pot, pot_dir=pot_dir, srcdir=srcdir)
+    for entry in merged:
+        po.append(entry)
+    return po
+
+
+def give_header(po: polib.POFile, pot: polib.POFile, language: str) -> None:
+    """The project's header (comment and fields) for a catalog that has none."""
     po.header = (f"{language} translation of the JAX documentation (jax-docs-ko).\n"
                  "Distributed under the same license as the JAX docs (Apache-2.0).")
     po.metadata = {
@@ -360,8 +370,3 @@ def new_catalog(pot: polib.POFile, language: str, *, pot_dir: Path | None = None
         "Content-Transfer-Encoding": "8bit",
         "Plural-Forms": "nplurals=1; plural=0;",
     }
-    empty = polib.POFile(wrapwidth=WRAP_WIDTH)
-    merged, _ = merge(empty, pot, pot_dir=pot_dir, srcdir=srcdir)
-    for entry in merged:
-        po.append(entry)
-    return po

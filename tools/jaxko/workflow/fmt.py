@@ -21,12 +21,13 @@ from jaxko.errors import UserError
 
 
 def content(catalog: polib.POFile) -> tuple:
-    """Everything a catalog says, independent of wrapping and header field order."""
+    """Everything a catalog says, independent of wrapping, header field order and where
+    obsolete entries stand (polib writes them after the active ones, as msgmerge does)."""
     entries = tuple(
         (e.msgctxt, e.msgid, e.msgid_plural, e.msgstr, tuple(sorted(e.msgstr_plural.items())),
          e.obsolete, tuple(e.flags), e.comment, e.tcomment, tuple(e.occurrences),
          e.previous_msgctxt, e.previous_msgid, e.previous_msgid_plural)
-        for e in catalog)
+        for e in sorted(catalog, key=lambda e: e.obsolete))  # stable: order kept within each
     return (catalog.header, tuple(sorted(catalog.metadata.items())),
             catalog.metadata_is_fuzzy, entries)
 
