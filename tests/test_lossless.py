@@ -176,6 +176,13 @@ MALFORMED = {
                             "with a plain msgstr"),
     "index-without-plural": (HEADER + 'msgid "a"\nmsgstr[0] "b"\n', 6,
                              "msgstr[n] without msgid_plural"),
+    "trailing-comment": (HEADER + 'msgid "a"\nmsgstr "b"\n\n# 나중에 볼 것\n', 9,
+                         "comment after the last entry"),
+    "obsolete-duplicate": (HEADER + 'msgid "a"\nmsgstr "b"\n\n#~ msgid "x"\n#~ msgstr "1"\n\n'
+                           '#~ msgid "x"\n#~ msgstr "2"\n', 12, "duplicate msgid (also at line 9)"),
+    "second-header": (HEADER + 'msgid "a"\nmsgstr "b"\n\nmsgid ""\nmsgstr "x"\n', 9,
+                      "duplicate msgid (also at line 1)"),
+    "blank-inside-entry": (HEADER + 'msgid "a"\n\nmsgstr "b"\n', 6, "line out of place"),
     "bad-utf8": (None, 7, "not valid UTF-8"),
 }
 
@@ -238,3 +245,59 @@ def test_fmt_on_empty_or_headerless_catalog_is_one_plain_line(tmp_path, jaxko, t
     assert proc.returncode == 2 and message in proc.stderr
     assert "report" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert po.read_text(encoding="utf-8") == text
+
+
+def test_readers_agree_on_mutated_catalogs(tmp_path):
+    """One verdict, found by a fuzzer: random line edits of a catalog with every kind of
+    entry (previous msgids, contexts, plurals, obsolete ones). polib (fmt, update), the
+    fast reader (check) and the statistics scan accept the same files, and refuse the
+    others with the same file:line message."""
+    import random
+
+    from jaxko import catalogs
+    from jaxko.check import pofile
+    from jaxko.errors import UserError
+    from jaxko.workflow import fmt as fmt_mod, poscan
+
+    base = (HEADER + '#: a.md:1\n#, fuzzy\n#| msgid "old text"\nmsgid "new text"\nmsgstr "새 글"\n\n'
+            'msgctxt "ctx"\nmsgid "one"\nmsgid_plural "many"\nmsgstr[0] "여럿"\n\n'
+            '#. extracted\n# translator\nmsgid ""\n"long "\n"text"\nmsgstr ""\n"긴 "\n"글"\n\n'
+            '#~ msgid "gone"\n#~ msgstr "사라짐"\n\n#~ msgctxt "c"\n#~ msgid "gone2"\n'
+            '#~ msgid_plural "gones"\n#~ msgstr[0] "사라짐2"\n').split("\n")
+    pieces = ['"', '\\', '#', '#~ ', '#,', 'msgstr[0] ', 'msgid_plural "x"', 'msgctxt "c"', '\\q',
+              '\t', ' ', '', 'msgid "a"', 'msgstr "b"', '#| msgid "o"', 'msgid ""']
+    rng = random.Random(20)
+    path = tmp_path / "x.po"
+
+    def verdict(read) -> str:
+        try:
+            read(path)
+        except UserError as err:
+            return err.format()
+        return "ok"
+
+    refused = 0
+    for _ in range(400):
+        lines = list(base)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(lines))
+            kind = rng.randrange(4)
+            if kind == 0:
+                del lines[i]
+            elif kind == 1:
+                lines.insert(i, rng.choice(pieces))
+            elif kind == 2:
+                j = rng.randint(0, len(lines[i]))
+                lines[i] = lines[i][:j] + rng.choice(pieces) + lines[i][j:]
+            else:
+                j = rng.randrange(len(lines))
+                lines[i], lines[j] = lines[j], lines[i]
+        path.write_text("\n".join(lines), encoding="utf-8")
+        found = {"polib": verdict(catalogs.load), "check": verdict(pofile.read),
+                 "stats": verdict(poscan.scan)}
+        formatted = verdict(lambda p: fmt_mod.format_catalog(p, check=True))
+        if "no header entry" not in formatted:
+            found["fmt"] = formatted
+        assert len(set(found.values())) == 1, ("\n".join(lines), found)
+        refused += found["polib"] != "ok"
+    assert 100 < refused < 350  # both kinds are well represented

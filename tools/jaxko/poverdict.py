@@ -98,6 +98,7 @@ _OBSOLETE_KEY = re.compile(
 _QUOTED = re.compile(r'"(.*)"')
 _EMPTY_MSGID = re.compile(r'^[ \t]*msgid [ \t]*""[ \t\r]*\n[ \t]*msgstr', re.M)
 _AROUND_ALL = re.compile(_AROUND)
+_BLANKS = re.compile(r'(?:[ \t\r]*\n)*+')
 # How far an entry that does not match gets: the line after is the one out of place.
 _PARTIAL = re.compile(_AROUND + r'(?:' + _body('').replace(r')++', r')*+') + r'|'
                       + _body(r'#~[ \t]+').replace(r')++', r')*+') + r')?')
@@ -202,7 +203,8 @@ def _diagnose(text: str, path: str | Path) -> None:
     stuck = _PARTIAL.match(text, pos).end()
     if _AROUND_ALL.match(text, pos).end() == len(text):
         raise UserError("a comment after the last entry belongs to no entry (it would be "
-                        f"lost); move it above an entry or delete it", path, _line_of(text, stuck))
+                        f"lost); move it above an entry or delete it", path,
+                        _line_of(text, _BLANKS.match(text, pos).end()))
     raise UserError("line out of place: an entry is comments, msgctxt, msgid, then msgstr (or "
                     f"msgid_plural and msgstr[n]), without blank lines inside; {_RESTORE}", path,
                     _line_of(text, stuck))
