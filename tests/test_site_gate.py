@@ -61,6 +61,11 @@ PAYLOADS = [
     ("index", "본문.\n\n.. meta::\n   :http-equiv=refresh: 0; url=https://evil.example/"),
     ("page", "```{csv-table} 표\n:file: /etc/passwd\n```"),
     ("page", "본문 <a href=\"jav&#97;script:alert(7)\">여기</a>"),
+    # Links with other schemes (MyST's path: copies the file it names).
+    ("page", f"[비밀](path:{OUTSIDE})을 받으세요."),
+    ("page", "[전화](tel:+82-2-123-4567) 주세요."),
+    ("index", "`앱 <intent://scan/#Intent;scheme=zxing;end>`_ 을 여세요."),
+    ("index", "여기 `t`_ 를 보세요.\n\n.. _t: custom:thing"),
     # HTML blocks and links in notebook Markdown cells.
     ("nb", "<div onmouseover=\"alert(8)\">마우스를 올려 보세요</div>"),
     ("nb", "<script>alert(9)</script>"),
@@ -121,7 +126,7 @@ class _Active(HTMLParser):
             if name.startswith("on"):
                 self.found.append(f"{tag} {name}=")
             if name in ("href", "src") and value and re.match(
-                    r"\s*(?:javascript|data|vbscript|file):", re.sub(r"[\t\n\r]", "", value), re.I):
+                    r"\s*(?!https?:|mailto:)[a-z][a-z0-9+.-]*:", re.sub(r"[\t\n\r]", "", value), re.I):
                 self.found.append(f"{tag} {name}={value}")
 
 

@@ -95,6 +95,52 @@ def script_url(message: Message, context: Context):
             yield Hit(f"script or data URL `{match.group(0).strip()}` is not in the msgid")
 
 
+LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+# What a browser ignores in a URL before reading its scheme (leading controls and spaces,
+# tabs and newlines anywhere; WHATWG URL), and the backslashes reST drops.
+_IGNORED_IN_URL = re.compile(r"[\x00-\x20\\]")
+_URL_SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*):")
+# Link targets outside inline markup: reST hyperlink targets, MyST link definitions.
+_TARGET_LINE = re.compile(r"^[ \t]*(?:\.\.[ \t]+_[^:\n]*:|\[[^\]\n]+\]:)[ \t]*(\S+)", re.M)
+
+
+def link_scheme(url: str) -> str | None:
+    """The scheme a browser reads from ``url`` (lower case), or None for a relative URL."""
+    match = _URL_SCHEME.match(_IGNORED_IN_URL.sub("", url))
+    return match.group(1).lower() if match else None
+
+
+def _foreign_links(text: str, inlines) -> Counter:
+    targets = [i.target for i in inlines if i.kind in (inline.LINK, inline.IMAGE, inline.URL)
+               and i.target]
+    targets += _TARGET_LINE.findall(text)
+    return Counter(t.strip() for t in targets if link_scheme(t) not in (None, *LINK_SCHEMES))
+
+
+@rule("safety.link-scheme", severity="error", needs=":", blocks=(TEXT,))
+def link_scheme_rule(message: Message, context: Context):
+    """The msgstr links with a scheme other than http, https or mailto (`tel:`, `intent:`,
+    MyST's file-copying `path:`...) to a target the msgid does not have.
+
+    Bad::
+
+        location: index.md:9
+        msgid: See [the guide](guide.md).
+        msgstr: "[안내](path:../../../etc/passwd)를 보세요."
+
+    Good::
+
+        location: index.md:9
+        msgid: See [the guide](project:guide.md).
+        msgstr: "[안내](project:guide.md)를 보세요."
+    """
+    extra = (_foreign_links(message.msgstr, msgstr_inlines(message))
+             - _foreign_links(message.msgid, msgid_inlines(message)))
+    for target in sorted(extra.elements()):
+        yield Hit(f"link `{target}` ({link_scheme(target)}:) is not in the msgid; a published "
+                  "page links only with http, https or mailto")
+
+
 @rule("safety.new-url", severity="error", needs=("//", "mailto:"), markup=True)
 def new_url(message: Message, context: Context):
     """The msgstr links to an external URL the msgid does not link to.

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -169,23 +168,12 @@ def _defuse_active_html(document) -> None:
             node.replace_self(nodes.Text(node.astext()))
 
 
-LINK_SCHEMES = frozenset({"http", "https", "mailto"})
-# What a browser ignores in a URL before reading its scheme: leading controls and
-# spaces, tabs and newlines anywhere (WHATWG URL).
-_IGNORED = re.compile(r"[\x00-\x20]")
-_SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*):")
-
-
-def link_scheme(url: str) -> str | None:
-    """The scheme a browser would read from ``url`` (lower case), or None if relative."""
-    match = _SCHEME.match(_IGNORED.sub("", url))
-    return match.group(1).lower() if match else None
-
-
 def _drop_script_links(app, doctree, docname: str) -> None:
     """Links to anything but http, https and mailto become their text."""
     from docutils import nodes
     from sphinx.util import logging
+
+    from jaxko.check.safety import LINK_SCHEMES, link_scheme
 
     logger = logging.getLogger(__name__)
     for node in list(doctree.findall(nodes.reference)):
