@@ -3,7 +3,7 @@
 Every case gives a malformed or hostile input to a real `jaxko` command and expects what
 a user must get: exit 2, a message naming the file (and line, where there is one), no
 traceback, and every input file's bytes unchanged. The malformed catalogs, given to
-every command that reads catalogs, are in tests/test_lossless.py (11 kinds x 4
+every command that reads catalogs, are in tests/test_lossless.py (18 kinds x 7
 commands); the injection corpus of the site build is in tests/test_site_gate.py.
 """
 
@@ -75,7 +75,29 @@ CASES.update({
     "site-missing/audit": ({}, ["site", "audit", "{dir}/nosite"], "nosite"),
     "upstream-no-docs/sync": ({"tree/README": b"x"}, ["upstream", "sync", "--from", "{dir}/tree"],
                               "tree"),
+    "notebook-bad-utf8/verify": ({"nb/tiny.ipynb": b'{"cells": []}\n\xff'},
+                                 ["notebooks", "verify", "--notebooks-dir", "{dir}/nb",
+                                  "--srcdir", NB_DOCS, "tiny"], "tiny.ipynb"),
+    "notebook-source-not-text/verify": (
+        {"nb/tiny.ipynb": b'{"cells": [{"cell_type": "code", "source": 5, "metadata": {},\n'
+                          b'"outputs": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'},
+        ["notebooks", "verify", "--notebooks-dir", "{dir}/nb", "--srcdir", NB_DOCS, "tiny"],
+        "tiny.ipynb"),
+    "catalog-symlink-loop/check": ({}, ["check", "{dir}/loop.po"], "loop.po"),
+    "catalog-symlink-loop/fmt": ({}, ["fmt", "{dir}/loop.po"], "loop.po"),
 })
+# Review records beside the catalogs (locale/ko/reviews/<doc>.yaml), read by `review` and `stats`.
+REVIEWS = {
+    "reviews-bad-utf8": b"- key: x\n  reviewer: \xff\n",
+    "reviews-yaml-syntax": b"- key: x\n  reviewer: [1\n",
+    "reviews-not-list": b"key: x\n",
+}
+for name, data in REVIEWS.items():
+    files = {"locale/ko/LC_MESSAGES/index.po": Path(INDEX_PO).read_bytes(),
+             "locale/ko/reviews/index.yaml": data}
+    CASES[f"{name}/queue"] = (files, ["review", "queue", "--locale-dir", "{dir}/locale"],
+                              "index.yaml")
+    CASES[f"{name}/stats"] = (files, ["stats", "--locale-dir", "{dir}/locale"], "index.yaml")
 OPTIONS = {
     "option-unknown-rule": ["check", "--select", "nosuch.rule", INDEX_PO],
     "option-bad-revision": ["check", "--since", "no-such-rev", INDEX_PO],
@@ -103,13 +125,22 @@ def test_bad_input_file(tmp_path, case):
     for name, data in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(data)
+    if "symlink-loop" in case:
+        (tmp_path / "loop.po").symlink_to("loop.po")
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     proc = run_jaxko(*(a.replace("{dir}", str(tmp_path)) for a in argv))
     lines = _one_clean_error(proc)
+    if case.endswith("/validate") and len(lines) == 2:  # a validator lists each problem, then a count
+        assert lines[1].startswith("1 problem(s) in "), (case, lines)
+        lines = lines[:1]
+    assert len(lines) == 1, (case, lines)  # one line, on stderr (or stdout for --check)
     problem = [line for line in lines if named in line]
     assert problem, (case, lines)
     # Where the input has lines, the message names the line: file:N:
-    if files and not named.endswith(("nosite", "tree")) and b"\n" in next(iter(files.values()), b""):
+    data = files.get(next((k for k in files if k.endswith(named)), ""), b"")
+    if not named.endswith(("nosite", "tree")) and b"\n" in data and not case.startswith(
+            ("reviews-not-list", "glossary-", "assignments-")) or case.startswith(
+            ("reviews-bad-utf8", "reviews-yaml")):
         assert any(f"{named}:" in line for line in problem), (case, problem)
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
 
@@ -124,6 +155,7 @@ def test_corpus_size():
     """The issue asks for at least 40 inputs across the kinds (catalogs in test_lossless)."""
     from test_lossless import MALFORMED
 
-    other_files = len(CASES) - 2 * (len(GLOSSARY) + len(ASSIGNMENTS))
-    inputs = len(GLOSSARY) + len(ASSIGNMENTS) + other_files + len(OPTIONS) + len(MALFORMED)
+    other_files = len(CASES) - 2 * (len(GLOSSARY) + len(ASSIGNMENTS) + len(REVIEWS))
+    inputs = (len(GLOSSARY) + len(ASSIGNMENTS) + len(REVIEWS) + other_files + len(OPTIONS)
+              + len(MALFORMED))
     assert inputs >= 40, inputs

@@ -92,6 +92,37 @@ def test_plural_entries_survive_update_and_fmt_and_are_counted(tmp_path, jaxko):
     assert '"translated": 1' in text and '"obsolete": 1' in text
 
 
+def test_plural_entries_survive_tm_glean_and_the_site(tmp_path, jaxko):
+    """tm and glean leave plural entries as they are; the site builds with them and
+    shows the singular messages' translations."""
+    plural = ('msgid "one file"\nmsgid_plural "%d files"\nmsgstr[0] "파일 %d개"\n\n'
+              '#, fuzzy\n#| msgid "one dir"\nmsgid "one folder"\nmsgid_plural "%d folders"\n'
+              'msgstr[0] "폴더 %d개"\n\nmsgid "Text."\nmsgstr "본문입니다."\n\n'
+              'msgid "Other text."\nmsgstr ""\n\n#~ msgid "gone"\n#~ msgid_plural "gones"\n'
+              '#~ msgstr[0] "사라짐"\n')
+    _, locale, po = _project(tmp_path, plural, "")
+    jaxko("fmt", str(po), check=True)
+    before = po.read_bytes()
+    jaxko("tm", "fill", str(po), check=True)
+    jaxko("glean", str(po), check=True)
+    assert po.read_bytes() == before
+    catalog = polib.pofile(str(po))
+    assert {e.msgid: e.msgstr_plural for e in catalog if e.msgid_plural} == {
+        "one file": {0: "파일 %d개"}, "one folder": {0: "폴더 %d개"}, "gone": {0: "사라짐"}}
+    stats = json.loads(jaxko("stats", "--locale-dir", str(locale), "--format", "json",
+                             check=True).stdout)
+    text = json.dumps(stats)
+    assert '"translated": 2' in text and '"fuzzy": 1' in text and '"obsolete": 1' in text
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "doc.rst").write_text("Title\n=====\n\nText.\n\nOther text.\n", encoding="utf-8")
+    (docs / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   doc\n", encoding="utf-8")
+    jaxko("site", "build", "--no-execute", "--no-notebooks", "--srcdir", str(docs), "--outdir",
+          str(tmp_path / "html"), "--locale-dir", str(locale), check=True)
+    assert "본문입니다." in (tmp_path / "html" / "doc.html").read_text(encoding="utf-8")
+    assert po.read_bytes() == before
+
+
 def test_plural_entry_new_in_the_template_gets_plural_slots(tmp_path, jaxko):
     pot_dir, locale, po = _project(tmp_path, "", 'msgid "one"\nmsgid_plural "many"\n'
                                                  'msgstr[0] ""\nmsgstr[1] ""\n')
@@ -134,6 +165,24 @@ MALFORMED = {
     "unterminated-obsolete": (HEADER + '#~ msgid "a\n#~ msgstr "b"\n', 6, "unterminated string"),
     "unterminated": (HEADER + 'msgid "a"\nmsgstr "b\n', 7, "unterminated string"),
     "bom": ("\ufeff" + HEADER + 'msgid "a"\nmsgstr "b"\n', 1, "byte order mark"),
+    "unescaped-quote": (HEADER + 'msgid "a"\nmsgstr "b"c"\n', 7, "unescaped double quote"),
+    "comment-marker": (HEADER + '#,fuzzy\nmsgid "a"\nmsgstr "b"\n', 6,
+                       "needs a space after its marker"),
+    "bare-obsolete-marker": (HEADER + 'msgid "a"\nmsgstr "b"\n\n#~\n', 9, "not a gettext line"),
+    "unknown-keyword": (HEADER + 'msgid "a"\nmsgtext "b"\n', 7, "not a gettext line"),
+    "obsolete-without-msgstr": (HEADER + 'msgid "a"\nmsgstr "b"\n\n#~ msgid "x"\n'
+                                '#~ msgid "y"\n#~ msgstr "z"\n', 9, "entry without msgstr"),
+    "plural-plain-msgstr": (HEADER + 'msgid "a"\nmsgid_plural "as"\nmsgstr "b"\n', 6,
+                            "with a plain msgstr"),
+    "index-without-plural": (HEADER + 'msgid "a"\nmsgstr[0] "b"\n', 6,
+                             "msgstr[n] without msgid_plural"),
+    "trailing-comment": (HEADER + 'msgid "a"\nmsgstr "b"\n\n# 나중에 볼 것\n', 9,
+                         "comment after the last entry"),
+    "obsolete-duplicate": (HEADER + 'msgid "a"\nmsgstr "b"\n\n#~ msgid "x"\n#~ msgstr "1"\n\n'
+                           '#~ msgid "x"\n#~ msgstr "2"\n', 12, "duplicate msgid (also at line 9)"),
+    "second-header": (HEADER + 'msgid "a"\nmsgstr "b"\n\nmsgid ""\nmsgstr "x"\n', 9,
+                      "duplicate msgid (also at line 1)"),
+    "blank-inside-entry": (HEADER + 'msgid "a"\n\nmsgstr "b"\n', 6, "line out of place"),
     "bad-utf8": (None, 7, "not valid UTF-8"),
 }
 
@@ -152,12 +201,19 @@ def test_every_command_gives_the_same_verdict(tmp_path, jaxko, kind):
     pot_dir.mkdir()
     (pot_dir / "doc.pot").write_text(POT_HEADER + 'msgid "a"\nmsgstr ""\n', encoding="utf-8")
     before = po.read_bytes()
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.rst").write_text("Title\n=====\n\nText.\n", encoding="utf-8")
     commands = {
         "check": ("check", str(po)),
         "fmt": ("fmt", str(po)),
         "update": ("update", "--pot-dir", str(pot_dir), "--locale-dir", str(tmp_path / "locale"),
                    "--srcdir", str(tmp_path)),
         "stats": ("stats", "--locale-dir", str(tmp_path / "locale")),
+        "tm": ("tm", "fill", str(po)),
+        "glean": ("glean", str(po)),
+        "site": ("site", "build", "--no-execute", "--no-notebooks", "--srcdir", str(docs),
+                 "--outdir", str(tmp_path / "html"), "--locale-dir", str(tmp_path / "locale")),
     }
     for name, args in commands.items():
         proc = jaxko(*args)
@@ -166,6 +222,7 @@ def test_every_command_gives_the_same_verdict(tmp_path, jaxko, kind):
         assert len(lines) == 1 and "Traceback" not in proc.stderr, (name, proc.stderr)
         assert lines[0].startswith(f"jaxko: {po}:{line}: ") and what in lines[0], (name, lines)
         assert po.read_bytes() == before, name
+    assert not (tmp_path / "html").exists()  # the site build stopped before Sphinx
 
 
 def test_a_directory_named_like_a_catalog_is_skipped_by_stats(tmp_path, jaxko):
@@ -188,3 +245,59 @@ def test_fmt_on_empty_or_headerless_catalog_is_one_plain_line(tmp_path, jaxko, t
     assert proc.returncode == 2 and message in proc.stderr
     assert "report" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert po.read_text(encoding="utf-8") == text
+
+
+def test_readers_agree_on_mutated_catalogs(tmp_path):
+    """One verdict, found by a fuzzer: random line edits of a catalog with every kind of
+    entry (previous msgids, contexts, plurals, obsolete ones). polib (fmt, update), the
+    fast reader (check) and the statistics scan accept the same files, and refuse the
+    others with the same file:line message."""
+    import random
+
+    from jaxko import catalogs
+    from jaxko.check import pofile
+    from jaxko.errors import UserError
+    from jaxko.workflow import fmt as fmt_mod, poscan
+
+    base = (HEADER + '#: a.md:1\n#, fuzzy\n#| msgid "old text"\nmsgid "new text"\nmsgstr "새 글"\n\n'
+            'msgctxt "ctx"\nmsgid "one"\nmsgid_plural "many"\nmsgstr[0] "여럿"\n\n'
+            '#. extracted\n# translator\nmsgid ""\n"long "\n"text"\nmsgstr ""\n"긴 "\n"글"\n\n'
+            '#~ msgid "gone"\n#~ msgstr "사라짐"\n\n#~ msgctxt "c"\n#~ msgid "gone2"\n'
+            '#~ msgid_plural "gones"\n#~ msgstr[0] "사라짐2"\n').split("\n")
+    pieces = ['"', '\\', '#', '#~ ', '#,', 'msgstr[0] ', 'msgid_plural "x"', 'msgctxt "c"', '\\q',
+              '\t', ' ', '', 'msgid "a"', 'msgstr "b"', '#| msgid "o"', 'msgid ""']
+    rng = random.Random(20)
+    path = tmp_path / "x.po"
+
+    def verdict(read) -> str:
+        try:
+            read(path)
+        except UserError as err:
+            return err.format()
+        return "ok"
+
+    refused = 0
+    for _ in range(400):
+        lines = list(base)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(lines))
+            kind = rng.randrange(4)
+            if kind == 0:
+                del lines[i]
+            elif kind == 1:
+                lines.insert(i, rng.choice(pieces))
+            elif kind == 2:
+                j = rng.randint(0, len(lines[i]))
+                lines[i] = lines[i][:j] + rng.choice(pieces) + lines[i][j:]
+            else:
+                j = rng.randrange(len(lines))
+                lines[i], lines[j] = lines[j], lines[i]
+        path.write_text("\n".join(lines), encoding="utf-8")
+        found = {"polib": verdict(catalogs.load), "check": verdict(pofile.read),
+                 "stats": verdict(poscan.scan)}
+        formatted = verdict(lambda p: fmt_mod.format_catalog(p, check=True))
+        if "no header entry" not in formatted:
+            found["fmt"] = formatted
+        assert len(set(found.values())) == 1, ("\n".join(lines), found)
+        refused += found["polib"] != "ok"
+    assert 100 < refused < 350  # both kinds are well represented

@@ -9,16 +9,23 @@ fails. A clean catalog of the same tree builds with nothing blocked.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
+from html.parser import HTMLParser
 from pathlib import Path
+
+import nbformat
 
 import polib
 import pytest
 
 from conftest import run_jaxko
 from jaxko.site import build as site_build
+from jaxko.site import gate as site_gate
 
 OUTSIDE = "../" * 12 + "etc/passwd"
+PWNED = Path(tempfile.gettempdir()) / f"jaxko-gate-plot-{os.getpid()}"
 SECRET = Path("/etc/passwd").read_text(encoding="utf-8").splitlines()[0]
 
 # (page, msgstr payload). Each msgid is "Paragraph N of <page>." in the English page.
@@ -42,29 +49,54 @@ PAYLOADS = [
     ("page", "<div onclick=\"alert(3)\">눌러 보세요</div>"),
     ("page", "<iframe src=\"https://evil.example\"></iframe>"),
     ("page", "```{eval-rst}\n.. raw:: html\n\n   <script>alert(4)</script>\n```"),
+    # Ways around a pattern: reST escapes, spacing, substitutions, role definitions.
+    ("index", "`여기 <java\\script:alert(5)>`_ 를 누르세요."),
+    ("index", "본문.\n\n.. raw :: html\n   :file: /etc/passwd"),
+    ("index", "본문 |x|.\n\n.. |x| raw:: html\n   :file: /etc/passwd"),
+    ("index", "본문 :h:`<script>alert(6)</script>`.\n\n.. role:: h(raw)\n   :format: html"),
+    # Directives that read files, run code or change the page.
+    ("index", "본문.\n\n.. csv-table:: 표\n   :file: /etc/passwd"),
+    ("index", f"본문.\n\n.. mermaid:: {OUTSIDE}"),
+    ("index", f"본문.\n\n.. plot::\n\n   open({str(PWNED)!r}, 'w').write('x')"),
+    ("index", "본문.\n\n.. meta::\n   :http-equiv=refresh: 0; url=https://evil.example/"),
+    ("page", "```{csv-table} 표\n:file: /etc/passwd\n```"),
+    ("page", "본문 <a href=\"jav&#97;script:alert(7)\">여기</a>"),
+    # Links with other schemes (MyST's path: copies the file it names).
+    ("page", f"[비밀](path:{OUTSIDE})을 받으세요."),
+    ("page", "[전화](tel:+82-2-123-4567) 주세요."),
+    ("index", "`앱 <intent://scan/#Intent;scheme=zxing;end>`_ 을 여세요."),
+    ("index", "여기 `t`_ 를 보세요.\n\n.. _t: custom:thing"),
+    # HTML blocks and links in notebook Markdown cells.
+    ("nb", "<div onmouseover=\"alert(8)\">마우스를 올려 보세요</div>"),
+    ("nb", "<script>alert(9)</script>"),
+    ("nb", "[여기](javascript:alert(10))를 누르세요."),
+    ("nb", f"![그림]({OUTSIDE})"),
 ]
+PAGES = {"index": "rst", "page": "md", "nb": "ipynb"}
 CLEAN = "번역된 문단입니다."
 
 
 def _tree(tmp: Path, hostile: bool) -> tuple[Path, Path]:
     docs = tmp / "docs"
     docs.mkdir()
-    counts = {"index": 0, "page": 0}
-    for page, _ in PAYLOADS:
-        counts[page] += 1
-    counts = {k: v + 1 for k, v in counts.items()}  # and one clean paragraph each
+    counts = {page: 1 + sum(1 for p, _ in PAYLOADS if p == page) for page in PAGES}
+    paragraphs = {page: [f"Paragraph {i} of {page}." for i in range(1, counts[page] + 1)]
+                  for page in PAGES}  # the last one of each page stays clean
     (docs / "index.rst").write_text(
-        "Gate test\n=========\n\n.. toctree::\n\n   page\n\n"
-        + "".join(f"Paragraph {i} of index.\n\n" for i in range(1, counts["index"] + 1)),
-        encoding="utf-8")
+        "Gate test\n=========\n\n.. toctree::\n\n   page\n   nb\n\n"
+        + "".join(f"{p}\n\n" for p in paragraphs["index"]), encoding="utf-8")
     (docs / "page.md").write_text(
-        "# Page\n\n" + "".join(f"Paragraph {i} of page.\n\n" for i in range(1, counts["page"] + 1)),
-        encoding="utf-8")
+        "# Page\n\n" + "".join(f"{p}\n\n" for p in paragraphs["page"]), encoding="utf-8")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Notebook")] + [
+        nbformat.v4.new_markdown_cell(p) for p in paragraphs["nb"]])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    nbformat.write(notebook, str(docs / "nb.ipynb"))
     locale = tmp / "locale"
     out = locale / "ko" / "LC_MESSAGES"
     out.mkdir(parents=True)
-    seen = {"index": 0, "page": 0}
-    catalogs = {name: polib.POFile() for name in seen}
+    seen = dict.fromkeys(PAGES, 0)
+    catalogs = {name: polib.POFile() for name in PAGES}
     for name, catalog in catalogs.items():
         catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8",
                             "Plural-Forms": "nplurals=1; plural=0;"}
@@ -73,11 +105,56 @@ def _tree(tmp: Path, hostile: bool) -> tuple[Path, Path]:
         catalogs[page].append(polib.POEntry(
             msgid=f"Paragraph {seen[page]} of {page}.",
             msgstr=payload if hostile else CLEAN,
-            occurrences=[(f"{page}.{'rst' if page == 'index' else 'md'}", str(seen[page]))]))
+            occurrences=[(f"{page}.{PAGES[page]}", str(seen[page]))]))
     for page, catalog in catalogs.items():
         catalog.append(polib.POEntry(msgid=f"Paragraph {counts[page]} of {page}.", msgstr=CLEAN))
         catalog.save(str(out / f"{page}.po"))
     return docs, locale
+
+
+class _Active(HTMLParser):
+    """What in a page's HTML could act: script-like tags, handlers, non-web links."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "iframe", "object", "embed", "meta", "base"):
+            self.found.append(f"<{tag}>")
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.found.append(f"{tag} {name}=")
+            if name in ("href", "src") and value and re.match(
+                    r"\s*(?!https?:|mailto:)[a-z][a-z0-9+.-]*:", re.sub(r"[\t\n\r]", "", value), re.I):
+                self.found.append(f"{tag} {name}={value}")
+
+
+def active_parts(html: str) -> list[str]:
+    parser = _Active()
+    parser.feed(html)
+    return parser.found
+
+
+def _articles(outdir: Path) -> str:
+    whole = "\n".join((outdir / f"{n}.html").read_text(encoding="utf-8") for n in PAGES)
+    articles = re.findall(r"<article.*?</article>", whole, re.S)
+    assert len(articles) == len(PAGES)
+    return "\n".join(articles)
+
+
+def _no_effect(outdir: Path, *, gated: bool = True) -> None:
+    """None of the payloads' effects is in the built site (ungated: a new https link may
+    show, as text the reader sees; nothing from outside, nothing that acts)."""
+    assert SECRET not in _output_text(outdir)  # no file content from outside the tree
+    assert not list(outdir.rglob("passwd"))
+    assert not PWNED.exists()  # no code ran
+    whole = "\n".join((outdir / f"{n}.html").read_text(encoding="utf-8") for n in PAGES)
+    assert not re.search(r"""href=["']?\s*(?:javascript|data|vbscript):""", whole, re.I)
+    assert "http-equiv" not in whole.lower()
+    assert "evil.example" not in whole or not gated
+    # The theme has its own scripts and handlers; the translated content has none.
+    assert active_parts(_articles(outdir)) == []
 
 
 @pytest.fixture(scope="module")
@@ -95,28 +172,33 @@ def _output_text(outdir: Path) -> str:
 
 def test_no_payload_reaches_the_output(hostile):
     _, _, _, result = hostile
-    text = _output_text(result.outdir)
-    assert SECRET not in text  # no file content from outside the tree
-    assert not list(result.outdir.rglob("passwd"))
-    whole = "\n".join((result.outdir / f"{n}.html").read_text(encoding="utf-8")
-                       for n in ("index", "page"))
-    # The theme has its own scripts and handlers; the translated content has none.
-    pages = "\n".join(re.findall(r"<article.*?</article>", whole, re.S))
-    assert pages.count("<article") == 2
-    assert not re.search(r"""href=["']?\s*(?:javascript|data|vbscript):""", whole, re.I)
-    assert not re.search(r"""href=["']?\s*(?:javascript|data|vbscript):""", pages, re.I)
-    assert "alert(" not in whole
-    assert "<script" not in pages and "onerror" not in pages and "onclick" not in pages
-    assert "<iframe" not in pages and "evil.example" not in pages
+    _no_effect(result.outdir)
+    pages = _articles(result.outdir)
+    assert "alert(" not in pages and "<iframe" not in pages
     # The refused messages keep the English; the clean ones are translated.
-    assert "Paragraph 1 of page." in pages and CLEAN in pages
+    assert "Paragraph 1 of page." in pages and "Paragraph 1 of nb." in pages
+    assert pages.count(CLEAN) == len(PAGES)
+
+
+def test_the_second_layer_holds_without_the_catalog_gate(tmp_path, monkeypatch):
+    """With the catalog gate let through (as if a rule missed a payload), the Sphinx layer
+    still keeps every effect off the site: no file insertion or raw content in a
+    translated message, active HTML shown as text, only http/https/mailto links."""
+    monkeypatch.setattr(site_gate, "find_blocked", lambda *args, **kwargs: [])
+    docs, locale = _tree(tmp_path, hostile=True)
+    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
+                              locale_dir=locale)
+    assert result.blocked == []
+    _no_effect(result.outdir, gated=False)
+    gate_warnings = [w for w in result.unexpected if "jaxko gate" in w or "disabled" in w]
+    assert len(gate_warnings) >= 5, result.warnings
 
 
 def test_every_payload_is_reported_with_its_catalog_line(hostile):
     _, _, locale, result = hostile
     reported = {(Path(b.path).name, b.msgid) for b in result.blocked}
     expected = set()
-    seen = {"index": 0, "page": 0}
+    seen = dict.fromkeys(PAGES, 0)
     for page, _ in PAYLOADS:
         seen[page] += 1
         expected.add((f"{page}.po", f"Paragraph {seen[page]} of {page}."))

@@ -55,7 +55,7 @@ def load(path: str | os.PathLike, *, allow_duplicates: bool = False) -> polib.PO
         raise UserError("not valid UTF-8; save the catalog as UTF-8", path, line) from None
     except OSError as err:
         raise UserError(f"cannot read catalog: {err.strerror}", path) from None
-    poverdict.check_text(text, path)
+    poverdict.check_text(text, path, duplicates=not allow_duplicates)
     try:
         # From the path, not the text: polib splits text with str.splitlines(), which
         # also breaks at \v and \f, and Sphinx writes such characters unescaped.
@@ -66,8 +66,12 @@ def load(path: str | os.PathLike, *, allow_duplicates: bool = False) -> polib.PO
         raise UserError("syntax error in catalog; fix the entry or restore it from git", path, line) from None
     catalog.fpath = str(path)
     if not allow_duplicates:
-        poverdict.check_duplicates((((e.obsolete, e.msgctxt, e.msgid), e.linenum)
-                                    for e in catalog), path)
+        # polib takes the first `msgid ""` as the header and keeps no line for it: the
+        # header stands first (its first non-blank line), as the other readers see it.
+        header = next((n for n, line in enumerate(text.split("\n"), 1) if line.strip()), 1)
+        keys = [((False, None, ""), header)] if catalog.metadata or catalog.header else []
+        keys += [((False, e.msgctxt, e.msgid), e.linenum) for e in catalog if not e.obsolete]
+        poverdict.check_duplicates(keys, path)
     return catalog
 
 
@@ -323,6 +327,8 @@ def merge(po: polib.POFile, pot: polib.POFile, *, pot_dir: Path | None = None,
     for entry in candidates:
         entry.obsolete = True
         entry.occurrences = []
+        # polib writes an obsolete previous msgid as `#~|`, which it cannot read back.
+        entry.previous_msgid = entry.previous_msgctxt = entry.previous_msgid_plural = None
         result.append(entry)
         stats.obsolete += 1
     stats.entries = sum(1 for e in result if not e.obsolete)
@@ -348,6 +354,16 @@ def new_catalog(pot: polib.POFile, language: str, *, pot_dir: Path | None = None
                 srcdir: Path | None = None) -> polib.POFile:
     """A fresh catalog for a template, with a stable header (no dates that churn)."""
     po = polib.POFile(wrapwidth=WRAP_WIDTH)
+    give_header(po, pot, language)
+    empty = polib.POFile(wrapwidth=WRAP_WIDTH)
+    merged, _ = merge(empty, pot, pot_dir=pot_dir, srcdir=srcdir)
+    for entry in merged:
+        po.append(entry)
+    return po
+
+
+def give_header(po: polib.POFile, pot: polib.POFile, language: str) -> None:
+    """The project's header (comment and fields) for a catalog that has none."""
     po.header = (f"{language} translation of the JAX documentation (jax-docs-ko).\n"
                  "Distributed under the same license as the JAX docs (Apache-2.0).")
     po.metadata = {
@@ -360,8 +376,3 @@ def new_catalog(pot: polib.POFile, language: str, *, pot_dir: Path | None = None
         "Content-Transfer-Encoding": "8bit",
         "Plural-Forms": "nplurals=1; plural=0;",
     }
-    empty = polib.POFile(wrapwidth=WRAP_WIDTH)
-    merged, _ = merge(empty, pot, pot_dir=pot_dir, srcdir=srcdir)
-    for entry in merged:
-        po.append(entry)
-    return po

@@ -21,15 +21,87 @@ from jaxko.errors import UserError
 
 _RESTORE = "fix the entry or restore it from git"
 
-# A quoted string on a keyword or continuation line (obsolete `#~` and previous `#|`
-# lines included) whose escapes are not gettext's: \q, a trailing lone backslash.
-_BAD_ESCAPE = re.compile(
-    r'^(?:#[~|] ?)?(?:(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)[ \t]+)?'
-    r'"(?:[^"\\\n]|\\[\\ntrvbf"])*\\(?:[^\\ntrvbf"]|$)', re.M)
-# A string that opens and never closes on its line (polib drops its last character).
-_UNTERMINATED = re.compile(
-    r'^(?:#[~|] ?)?(?:(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)[ \t]*)?'
-    r'"(?:[^"\\\n]|\\.)*[ \t\r]*$', re.M)
+# A keyword or continuation line (obsolete `#~` and previous `#|` lines included) whose
+# string is not one well-formed gettext string: unterminated (polib drops its last
+# character), an escape that is not gettext's (\\q, a lone trailing backslash), or an
+# unescaped quote inside. The body is matched unrolled ([^..]*(?:\\.[^..]*)*), which
+# keeps the scan at C speed; the one bad line found is then classified by _string_error.
+_STRING_BODY = r'"[^"\\\n]*(?:\\[\\ntrvbf"][^"\\\n]*)*"[ \t\r]*$'
+_BAD_STRING_LINE = re.compile(
+    r'^(?:#[~|] ?)?(?:(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)[ \t]*)?(?=")'
+    r'(?!' + _STRING_BODY + ')', re.M)
+_ESCAPED_BODY = re.compile(r'"((?:[^"\\\n]|\\.)*)("?)')
+_GOOD_ESCAPE = re.compile(r'\\[\\ntrvbf"]')
+# A msgid (active or obsolete `#~`), with its continuation lines and msgid_plural, not
+# followed by the msgstr its kind needs (msgstr, or msgstr[n] after msgid_plural): polib
+# misreads the next entry, the fast readers skip obsolete entries.
+_STRINGS = r'[ \t]+"[^\n]*"(?:\n(?:#~ ?)?[ \t]*"[^\n]*")*'
+_MSGSTR_MISSING = re.compile(
+    r'^(?>[ \t]*(?:#~ ?)?msgid' + _STRINGS + r'(?:\n[ \t]*(?:#~ ?)?(msgid_plural)' + _STRINGS
+    + r')?(?:\n[ \t]*(?=\n))*(?:\n|\Z))'  # atomic: no backtracking into the strings
+    r'(?![ \t]*(?:#~ ?)?[ \t]*msgstr(?(1)\[|[ \t]))', re.M)
+_NEXT_KEYWORD = re.compile(r'[ \t]*(?:#~ ?)?[ \t]*(msgstr\[|msgstr)?')
+# Every line is blank, a string, a keyword with its string, or a comment polib reads
+# (`#`, `# x`, `##x`, `#:`, `#,`, `#.` with a space after the marker; `#| msgid "..."`;
+# `#~ ...`, `#~| ...`): the fast readers are laxer than polib (`#,fuzzy`, a bare `#~`).
+_KEYWORD = r'(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?) [ \t]*"'  # a space first
+_BAD_LINE = re.compile(
+    r'^(?![ \t]*(?:$|\r|"|' + _KEYWORD + r'|#(?:[ \t\r#]|$)|#[:,.](?:[ \t\r]|$)'
+    r'|#\|[ \t]+(?:' + _KEYWORD + r'|")|#~\||#~[ \t]+(?:' + _KEYWORD + r'|"|#)))', re.M)
+_MARKER_WITHOUT_SPACE = re.compile(r'[ \t]*#(?:[:,.|]|~\|?)?+\S')
+# A string or msgstr line where no entry is open (after a comment, at the start), a
+# second msgstr, a msgctxt not followed by its msgid: the readers refuse these with
+# messages of their own; the verdict names them one way.
+_OPEN = r'(?:^[ \t]*#(?![|~])[^\n]*\n|\A)(?:[ \t]*\n)*[ \t]*'
+_OUT_OF_PLACE = re.compile(
+    r'(?P<string>' + _OPEN + r'")'
+    r'|(?P<msgstr>' + _OPEN + r'msgstr)'
+    r'|(?P<twice>^[ \t]*msgstr' + _STRINGS + r'\n(?:[ \t]*\n)*[ \t]*msgstr)'
+    r'|(?P<context>^[ \t]*msgctxt' + _STRINGS + r'\n(?:[ \t]*\n)*(?![ \t]*msgid[ \t]))'
+    r'|(?P<plural>(?:' + _OPEN + r'|^[ \t]*(?:msgstr(?:\[\d+\])?|msgctxt|msgid_plural)' + _STRINGS
+    + r'\n(?:[ \t]*\n)*[ \t]*)msgid_plural)', re.M)
+_OUT_OF_PLACE_WHAT = {
+    "string": "continuation line outside an entry",
+    "msgstr": "msgstr without msgid",
+    "twice": "second msgstr in one entry",
+    "context": "msgctxt without msgid",
+    "plural": "msgid_plural without msgid",
+}
+# The whole grammar of a catalog as one expression, matched at C speed: entries of
+# comments (`#`, `# x`, `#.`, `#:`, `#,`, `##x`, `#| msgid "..."`, `#~| ...`) then
+# [msgctxt] msgid (msgstr | msgid_plural msgstr[n]...), each keyword's string followed by
+# its continuation lines, every line of an obsolete body behind `#~ `; blank lines between
+# entries. Both readers (polib; the fast reader of check and stats) agree on every
+# catalog of this shape. Only a catalog that does not match pays for the diagnostics
+# below, which name what is wrong and where.
+_Q = r'"[^"\\\n]*(?:\\[\\ntrvbf"][^"\\\n]*)*+"[ \t\r]*(?:\n|\Z)'
+
+
+def _body(prefix: str) -> str:
+    def field(keyword: str) -> str:
+        return (r'[ \t]*' + prefix + keyword + r' [ \t]*' + _Q
+                + r'(?:[ \t]*' + prefix + _Q + r')*+')
+    return (r'(?:' + field('msgctxt') + r')?' + field('msgid')
+            + r'(?:' + field('msgid_plural') + r'(?:' + field(r'msgstr\[\d+\]') + r')++'
+            + r'|' + field('msgstr') + r')')
+
+
+_AROUND = (r'(?:[ \t\r]*\n|[ \t]*#(?:[ \t\r][^\n]*|[:,.](?:[ \t\r][^\n]*)?|#[^\n]*)?\n'
+           r'|[ \t]*#\|[ \t]+(?:(?:msgctxt|msgid|msgid_plural)[ \t]+)?' + _Q
+           + r'|[ \t]*#~\|(?:[ \t][^\n]*)?\n)*+')
+_ENTRY = re.compile(_AROUND + r'(?>' + _body('') + r'|' + _body(r'#~[ \t]+') + r')')
+# After the last entry only blank lines: polib drops a trailing comment.
+_CATALOG = re.compile(r'(?:' + _ENTRY.pattern + r')*+(?:[ \t\r]*\n)*+\Z')
+_OBSOLETE_KEY = re.compile(
+    r'^#~[ \t]+(?:msgctxt[ \t]+("[^\n]*"(?:\n#~[ \t]+"[^\n]*")*)\n#~[ \t]+)?'
+    r'msgid[ \t]+("[^\n]*"(?:\n#~[ \t]+"[^\n]*")*)', re.M)
+_QUOTED = re.compile(r'"(.*)"')
+_EMPTY_MSGID = re.compile(r'^[ \t]*msgid [ \t]*""[ \t\r]*\n[ \t]*msgstr', re.M)
+_AROUND_ALL = re.compile(_AROUND)
+_BLANKS = re.compile(r'(?:[ \t\r]*\n)*+')
+# How far an entry that does not match gets: the line after is the one out of place.
+_PARTIAL = re.compile(_AROUND + r'(?:' + _body('').replace(r')++', r')*+') + r'|'
+                      + _body(r'#~[ \t]+').replace(r')++', r')*+') + r')?')
 _CHARSET = re.compile(r'"Content-Type:[^"\n]*?charset=([^"\s\\;]*)', re.I)
 _PLURAL_FORMS = re.compile(r'"Plural-Forms:([^"\n]*?)(?:\\n)?"')
 _PLURAL_FORMS_VALID = re.compile(r'\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*[^;]+;?\s*$')
@@ -59,23 +131,23 @@ def read_catalog_text(path: Path) -> str:
     return text
 
 
-def check_text(text: str, path: str | Path) -> None:
-    """Refuse, as one UserError naming the line, what no command may read."""
+def check_text(text: str, path: str | Path, *, duplicates: bool = True) -> None:
+    """Refuse, as one UserError naming the line, what no command may read.
+
+    ``duplicates``: also refuse two obsolete entries with the same msgid (the readers
+    check the active ones; ``fmt --merge-duplicates`` turns both off)."""
     if text.startswith("\ufeff"):
         raise UserError("the catalog starts with a byte order mark (BOM); save it as UTF-8 "
                         "without BOM", path, 1)
     nul = text.find("\0")
     if nul >= 0:
         raise UserError(f"NUL byte in catalog; {_RESTORE}", path, _line_of(text, nul))
-    match = _UNTERMINATED.search(text)
-    if match:
-        raise UserError("unterminated string in catalog; close the quote", path,
-                        _line_of(text, match.start()))
-    if "\\" in text:
-        match = _BAD_ESCAPE.search(text)
-        if match:
-            raise UserError(f"invalid escape sequence in a string; {_RESTORE}", path,
-                            _line_of(text, match.end() - 1))
+    if not _CATALOG.match(text if text.endswith("\n") else text + "\n"):
+        _diagnose(text, path)
+    if duplicates and "#~" in text:
+        check_duplicates(_obsolete_keys(text), path)
+    if duplicates and text.count('""\nmsgstr') > 1:  # a second empty msgid, maybe
+        check_duplicates(_header_keys(text), path)
     head = text[:4096]
     match = _CHARSET.search(head)
     if match and match.group(1).lower() not in _UTF8:
@@ -96,6 +168,80 @@ def check_text(text: str, path: str | Path) -> None:
                 raise UserError(f"msgstr[{index.group(1)}] but the header allows {limit} "
                                 f"plural form(s); {_RESTORE}", path,
                                 _line_of(text, index.start()))
+
+
+def _diagnose(text: str, path: str | Path) -> None:
+    """Why a catalog does not have the shape of one: the first problem, as a UserError."""
+    match = _BAD_STRING_LINE.search(text)
+    if match:
+        raise UserError(_string_error(text, match.end()), path, _line_of(text, match.start()))
+    match = _BAD_LINE.search(text)
+    if match:
+        end = text.find("\n", match.start())
+        line = text[match.start(): end if end >= 0 else len(text)].strip()
+        what = (f"comment `{line[:20]}` needs a space after its marker (`#, fuzzy`)"
+                if _MARKER_WITHOUT_SPACE.match(line) else f"not a gettext line: `{line[:40]}`")
+        raise UserError(f"{what}; {_RESTORE}", path, _line_of(text, match.start()))
+    match = _OUT_OF_PLACE.search(text)
+    if match:
+        kind = match.lastgroup
+        at = match.end() - 1 if kind in ("string", "msgstr", "plural") else match.start()
+        if kind == "twice":
+            at = text.rfind("\n", 0, match.end()) + 1
+        raise UserError(f"{_OUT_OF_PLACE_WHAT[kind]}; {_RESTORE}", path, _line_of(text, at))
+    match = _MSGSTR_MISSING.search(text)
+    if match:
+        found = _NEXT_KEYWORD.match(text, match.end()).group(1)
+        what = ("entry without msgstr" if found is None
+                else "plural entry (msgid_plural) with a plain msgstr; write msgstr[0]"
+                if match.group(1) else "msgstr[n] without msgid_plural")
+        raise UserError(f"{what}; {_RESTORE}", path, _line_of(text, match.start()))
+    pos = 0
+    text = text if text.endswith("\n") else text + "\n"
+    while (match := _ENTRY.match(text, pos)) is not None and match.end() > pos:
+        pos = match.end()
+    stuck = _PARTIAL.match(text, pos).end()
+    if _AROUND_ALL.match(text, pos).end() == len(text):
+        raise UserError("a comment after the last entry belongs to no entry (it would be "
+                        f"lost); move it above an entry or delete it", path,
+                        _line_of(text, _BLANKS.match(text, pos).end()))
+    raise UserError("line out of place: an entry is comments, msgctxt, msgid, then msgstr (or "
+                    f"msgid_plural and msgstr[n]), without blank lines inside; {_RESTORE}", path,
+                    _line_of(text, stuck))
+
+
+def _string_error(text: str, quote: int) -> str:
+    """What is wrong with the string that opens at ``quote`` (a line _BAD_STRING_LINE found)."""
+    end = text.find("\n", quote)
+    line = text[quote: end if end >= 0 else len(text)].rstrip("\r")
+    body, closed = _ESCAPED_BODY.match(line).groups()
+    if _GOOD_ESCAPE.sub("", body).count("\\"):
+        return f"invalid escape sequence in a string; {_RESTORE}"
+    if not closed:
+        return "unterminated string in catalog; close the quote"
+    return f'unescaped double quote in a string; write \\" inside a string, or {_RESTORE}'
+
+
+def _obsolete_keys(text: str):
+    """((obsolete, msgctxt, msgid), line) of each obsolete entry, strings as written."""
+    for match in _OBSOLETE_KEY.finditer(text):
+        ctx, msgid = match.groups()
+        yield ((True, None if ctx is None else "".join(_QUOTED.findall(ctx)),
+                "".join(_QUOTED.findall(msgid))), _line_of(text, match.start()))
+
+
+def _header_keys(text: str):
+    """((False, None, ""), first line) of each entry with an empty msgid and no msgctxt:
+    the header, and any second one (polib would silently take one as the header)."""
+    for match in _EMPTY_MSGID.finditer(text):
+        start = match.start()
+        previous = text.rfind("\n", 0, max(start - 1, 0)) + 1 if start else 0
+        if start and text[previous:start].lstrip().startswith(("msgctxt", '"')):
+            continue  # a msgctxt's entry, or the end of one
+        while start and text[previous:start].lstrip().startswith("#"):
+            start = previous  # the entry's first line is its first comment
+            previous = text.rfind("\n", 0, max(start - 1, 0)) + 1 if start else 0
+        yield (False, None, ""), _line_of(text, start)
 
 
 def check_duplicates(keys: Iterable[tuple[tuple, int]], path: str | Path) -> None:

@@ -49,6 +49,8 @@ def update(*, pot_dir: Path | None = None, locale_dir: Path | None = None, langu
         if po_path.exists():
             po = cat.load(po_path)
             merged, stats = cat.merge(po, pot, pot_dir=pot_dir, srcdir=srcdir)
+            if not merged.metadata:  # an emptied or headerless catalog gets its header back
+                cat.give_header(merged, pot, language)
         else:
             merged = cat.new_catalog(pot, language, pot_dir=pot_dir, srcdir=srcdir)
             stats = cat.MergeStats(entries=len(merged), new=len(merged))

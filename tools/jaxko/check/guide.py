@@ -80,6 +80,15 @@ EXPLANATIONS = {
     "safety.raw":
         "원시 내용을 끼워 넣는 지시어·역할(`raw`, `include`, `literalinclude`, `eval-rst`, "
         "`:raw-html:`)은 msgid에 없으면 넣을 수 없습니다.",
+    "safety.directive":
+        "msgid에 없는 지시어(reST `.. 이름::`, 치환 정의 `.. |x| 이름::`, MyST ```` ```{이름} ````)는 "
+        "어떤 것이든 msgstr에 넣을 수 없습니다. 지시어는 메시지를 읽는 순간 실행되어 파일을 읽고"
+        "(`csv-table`, `mermaid`), 코드를 실행하고(`plot`), 모듈을 불러오거나(`automodule`) 페이지를 "
+        "바꿉니다(`meta`, `role`). 사이트 빌드는 이런 번역을 적용하지 않고 영어 원문을 보여 줍니다.",
+    "safety.link-scheme":
+        "msgid에 없는 대상으로 http, https, mailto가 아닌 링크(`tel:`, `intent:`, 파일을 복사하는 "
+        "MyST `path:` 등)를 msgstr에 넣을 수 없습니다. 사이트 빌드는 이런 번역을 적용하지 않고 영어 "
+        "원문을 보여 줍니다. `javascript:`·`data:`는 `safety.url-scheme`이 따로 알립니다.",
     "safety.file":
         "msgid에 없는 파일 참조(`{download}`, `:download:`, `image`, `figure`, `include`, "
         "`![그림](경로)`)를 msgstr에 넣을 수 없습니다. 빌드가 다른 파일을 읽거나 사이트로 복사하게 "

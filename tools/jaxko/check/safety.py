@@ -7,6 +7,7 @@ the msgid lacks are errors, whatever else the msgstr does.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from collections import Counter
@@ -28,6 +29,17 @@ _RAW = re.compile(
     r"|(?:`{3,}|~{3,}|:{3,})\s*\{(?:raw|include|literalinclude|eval-rst)\}"  # MyST fences
     r"|\{raw(?:-[\w-]+)?\}`|:raw(?:-[\w-]+)?:`"                       # raw roles
     r"|\.\.\s+(?:raw|include)::", re.I | re.M)
+
+
+def active_html(text: str) -> str | None:
+    """The first active part of an HTML snippet (a script-like tag, an event handler, a
+    script or data URL, entities decoded), or None; the site build's second layer uses it."""
+    decoded = html.unescape(text)
+    for pattern in (_DANGEROUS_TAG, _EVENT_HANDLER, _SCRIPT_SCHEME, _DATA_URL):
+        match = pattern.search(decoded)
+        if match is not None:
+            return match.group(0).strip()
+    return None
 
 
 def _html_items(items) -> Counter:
@@ -75,10 +87,58 @@ def script_url(message: Message, context: Context):
         msgid: See [the guide](guide.md).
         msgstr: "[안내](guide.md)를 보세요."
     """
+    # reST drops a backslash before an ordinary letter (`java\\script:` is `javascript:`).
+    msgstr, msgid = message.msgstr.replace("\\", ""), message.msgid.replace("\\", "")
     for pattern in (_SCRIPT_SCHEME, _DATA_URL):
-        match = pattern.search(message.msgstr)  # almost always None: nothing to count
-        if match is not None and len(pattern.findall(message.msgstr)) > len(pattern.findall(message.msgid)):
+        match = pattern.search(msgstr)  # almost always None: nothing to count
+        if match is not None and len(pattern.findall(msgstr)) > len(pattern.findall(msgid)):
             yield Hit(f"script or data URL `{match.group(0).strip()}` is not in the msgid")
+
+
+LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+# What a browser ignores in a URL before reading its scheme (leading controls and spaces,
+# tabs and newlines anywhere; WHATWG URL), and the backslashes reST drops.
+_IGNORED_IN_URL = re.compile(r"[\x00-\x20\\]")
+_URL_SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*):")
+# Link targets outside inline markup: reST hyperlink targets, MyST link definitions.
+_TARGET_LINE = re.compile(r"^[ \t]*(?:\.\.[ \t]+_[^:\n]*:|\[[^\]\n]+\]:)[ \t]*(\S+)", re.M)
+
+
+def link_scheme(url: str) -> str | None:
+    """The scheme a browser reads from ``url`` (lower case), or None for a relative URL."""
+    match = _URL_SCHEME.match(_IGNORED_IN_URL.sub("", url))
+    return match.group(1).lower() if match else None
+
+
+def _foreign_links(text: str, inlines) -> Counter:
+    targets = [i.target for i in inlines if i.kind in (inline.LINK, inline.IMAGE, inline.URL)
+               and i.target]
+    targets += _TARGET_LINE.findall(text)
+    return Counter(t.strip() for t in targets if link_scheme(t) not in (None, *LINK_SCHEMES))
+
+
+@rule("safety.link-scheme", severity="error", needs=":", blocks=(TEXT,))
+def link_scheme_rule(message: Message, context: Context):
+    """The msgstr links with a scheme other than http, https or mailto (`tel:`, `intent:`,
+    MyST's file-copying `path:`...) to a target the msgid does not have.
+
+    Bad::
+
+        location: index.md:9
+        msgid: See [the guide](guide.md).
+        msgstr: "[안내](path:../../../etc/passwd)를 보세요."
+
+    Good::
+
+        location: index.md:9
+        msgid: See [the guide](project:guide.md).
+        msgstr: "[안내](project:guide.md)를 보세요."
+    """
+    extra = (_foreign_links(message.msgstr, msgstr_inlines(message))
+             - _foreign_links(message.msgid, msgid_inlines(message)))
+    for target in sorted(extra.elements()):
+        yield Hit(f"link `{target}` ({link_scheme(target)}:) is not in the msgid; a published "
+                  "page links only with http, https or mailto")
 
 
 @rule("safety.new-url", severity="error", needs=("//", "mailto:"), markup=True)
@@ -180,3 +240,43 @@ def file_reference(message: Message, context: Context):
     for target in extra.elements():
         yield Hit(f"file reference `{target}` is not in the msgid; a translation may not make "
                   "the build read or copy other files")
+
+
+# Any directive: reST (`.. name::`, `.. name ::`, a substitution `.. |x| name::`, nested
+# in any block) and MyST fences (```{name}, ~~~{name}, :::{name}). Directives run when
+# the message is parsed: they read files (csv-table, mermaid), run code (plot), import
+# modules (automodule), define raw roles (role) or set page metadata (meta).
+_DIRECTIVE = re.compile(
+    r"^[ \t]*\.\.[ \t]+(?:\|[^|\n]+\|[ \t]+)?([A-Za-z0-9][\w.:+-]*?)[ \t]?::(?=[ \t]|$)"
+    r"|^[ \t]*(?:`{3,}|~{3,}|:{3,})[ \t]*\{([^}\s]+)\}", re.M)
+
+
+def directives(text: str) -> Counter:
+    """The directive names of a message, lower-cased (docutils ignores their case)."""
+    return Counter((m.group(1) or m.group(2)).lower() for m in _DIRECTIVE.finditer(text))
+
+
+@rule("safety.directive", severity="error", needs=("::", "```", "~~~", ":::"),
+      blocks=(TEXT, CODE, MATH))
+def new_directive(message: Message, context: Context):
+    """The msgstr adds a directive the msgid does not have (any directive: they read
+    files, run code or change the page when the message is parsed).
+
+    Bad::
+
+        location: index.rst:5
+        msgid: The results are below.
+        msgstr: "결과는 아래와 같습니다.\\n\\n.. csv-table:: 결과\\n   :file: /etc/passwd"
+
+    Good::
+
+        location: index.rst:5
+        msgid: The results are below.
+        msgstr: 결과는 아래와 같습니다.
+    """
+    if message.block == CODE and message.language not in (None, "rst", "md", "markdown", "myst"):
+        return
+    extra = directives(message.msgstr) - directives(message.msgid)
+    for name in sorted(extra.elements()):
+        yield Hit(f"directive `{name}` is not in the msgid; a translation may not add "
+                  "directives (they read files, run code or change the page)")

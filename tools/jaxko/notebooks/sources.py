@@ -119,6 +119,18 @@ def read(source: NotebookSource) -> ReadNotebook:
     return read_notebook
 
 
+def read_ipynb_file(path: Path) -> nbformat.NotebookNode:
+    """A built .ipynb (a Korean notebook), as :func:`read_ipynb_text` reads it; a file
+    that cannot be read or is not UTF-8 is a one-line error too."""
+    try:
+        data = path.read_bytes()
+        return read_ipynb_text(data.decode("utf-8"), path)
+    except UnicodeDecodeError as err:
+        raise UserError("not valid UTF-8", path, data[: err.start].count(b"\n") + 1) from None
+    except OSError as err:
+        raise UserError(f"cannot read: {err.strerror}", path) from None
+
+
 def stable_cell_ids(notebook: nbformat.NotebookNode, rel: str, *, keep: bool = True) -> None:
     """Give every cell of a notebook format 4.5+ notebook a unique, deterministic id.
 

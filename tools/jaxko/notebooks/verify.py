@@ -327,7 +327,7 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
             results[source.rel] = NotebookResult(
                 source.rel, "failed", error="Korean notebook not built; run `jaxko notebooks build`")
             continue
-        korean = sources.read_ipynb_text(korean_path.read_text(encoding="utf-8"), korean_path)
+        korean = sources.read_ipynb_file(korean_path)
         if static_check:
             difference = static_differences(sources.read(source), korean)
             if difference:

@@ -9,21 +9,29 @@ Two layers, both inside the build, whether or not anyone ran ``jaxko check``:
    message. Each blocked message is reported as ``catalog:line: rule: ...``; the site
    build fails under ``--strict``. Unchanged catalogs are not rewritten (their mtime
    stays, so Sphinx stays incremental).
-2. The Sphinx extension (:func:`setup`): after reading, any download or image whose
-   file lies outside the docs tree is dropped with a warning, so no file from outside
-   the tree is copied into the output, whatever the catalogs or sources say.
+2. The Sphinx extension (:func:`setup`), whatever the catalogs or sources say:
+
+   * a translated message is parsed with docutils' own switches for untrusted input
+     off (:func:`untrusted`): no file insertion (``include``, ``literalinclude``,
+     ``raw``/``csv-table`` with ``:file:`` or ``:url:``) and no ``raw`` directive or role;
+   * after reading, any download or image whose file lies outside the docs tree is
+     dropped with a warning, so no file from outside the tree is copied into the output;
+   * a link whose scheme is not http, https or mailto (``javascript:``, ``data:``,
+     ``vbscript:``, however escaped) becomes plain text, with a warning.
 
 docs/threat-model.md says who can change what and what each gate stops.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxko import catalogs
 from jaxko.errors import UserError
+
 
 @dataclass(frozen=True)
 class Blocked:
@@ -125,6 +133,58 @@ def _drop_outside_files(app, env) -> None:
             del table[name]
 
 
+@contextlib.contextmanager
+def untrusted(document):
+    """While a translated message (a msgstr) is parsed: no file insertion, no raw content.
+
+    Sphinx's i18n step parses each msgstr with the page's own settings object, so the
+    switches are set for the fragment and restored after it."""
+    settings = document.settings
+    saved = (getattr(settings, "file_insertion_enabled", True),
+             getattr(settings, "raw_enabled", True))
+    settings.file_insertion_enabled = False
+    settings.raw_enabled = False
+    try:
+        yield
+    finally:
+        settings.file_insertion_enabled, settings.raw_enabled = saved
+    _defuse_active_html(document)
+
+
+def _defuse_active_html(document) -> None:
+    """MyST passes a fragment's inline HTML through as raw nodes (not subject to
+    ``raw_enabled``): active HTML (scripts, handlers, script URLs) is shown as text."""
+    from docutils import nodes
+    from sphinx.util import logging
+
+    from jaxko.check.safety import active_html
+
+    for node in list(document.findall(nodes.raw)):
+        found = active_html(node.astext()) if "html" in node.get("format", "").split() else None
+        if found is not None:
+            logging.getLogger(__name__).warning(
+                "jaxko gate: active HTML `%s` in a translated message; shown as text", found,
+                location=node, type="jaxko", subtype="gate")
+            node.replace_self(nodes.Text(node.astext()))
+
+
+def _drop_script_links(app, doctree, docname: str) -> None:
+    """Links to anything but http, https and mailto become their text."""
+    from docutils import nodes
+    from sphinx.util import logging
+
+    from jaxko.check.safety import LINK_SCHEMES, link_scheme
+
+    logger = logging.getLogger(__name__)
+    for node in list(doctree.findall(nodes.reference)):
+        scheme = link_scheme(node.get("refuri", ""))
+        if scheme is not None and scheme not in LINK_SCHEMES:
+            logger.warning("jaxko gate: a %s: link is not allowed; shown as text (in %s)",
+                           scheme, docname, type="jaxko", subtype="gate")
+            node.replace_self(nodes.inline(node.rawsource, "", *node.children))
+
+
 def setup(app):
     app.connect("env-updated", _drop_outside_files)
+    app.connect("doctree-resolved", _drop_script_links)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

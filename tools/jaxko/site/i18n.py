@@ -111,7 +111,15 @@ class TranslatedMessageParser(NotebookParser):
     """MyST-NB's parser, except for translated messages (see the module docstring)."""
 
     def parse(self, inputstring: str, document: nodes.document) -> None:
-        if not (is_translated_fragment(document) and fixes_enabled(document)):
+        if not is_translated_fragment(document):
+            return super().parse(inputstring, document)
+        from jaxko.site.gate import untrusted
+
+        with untrusted(document):  # a msgstr: no file insertion, no raw content
+            return self._parse_fragment(inputstring, document)
+
+    def _parse_fragment(self, inputstring: str, document: nodes.document) -> None:
+        if not fixes_enabled(document):
             return super().parse(inputstring, document)
         text = literal_text(inputstring)
         if text is not None:

@@ -142,10 +142,14 @@ class TranslatedRSTParser(RSTParser):
     """Sphinx's reST parser; a translated fragment's leading markup is escaped first."""
 
     def parse(self, inputstring, document: nodes.document) -> None:
-        if (isinstance(inputstring, str) and is_translated_fragment(document)
-                and enabled(document)):
+        if not is_translated_fragment(document):
+            return super().parse(inputstring, document)
+        if isinstance(inputstring, str) and enabled(document):
             inputstring = escape_rest(inputstring)
-        super().parse(inputstring, document)
+        from jaxko.site.gate import untrusted
+
+        with untrusted(document):  # a msgstr: no file insertion, no raw content
+            super().parse(inputstring, document)
 
 
 def setup(app):

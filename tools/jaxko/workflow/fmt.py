@@ -21,12 +21,15 @@ from jaxko.errors import UserError
 
 
 def content(catalog: polib.POFile) -> tuple:
-    """Everything a catalog says, independent of wrapping and header field order."""
+    """Everything a catalog says, independent of wrapping, header field order and where
+    obsolete entries stand (polib writes them after the active ones, as msgmerge does)."""
     entries = tuple(
         (e.msgctxt, e.msgid, e.msgid_plural, e.msgstr, tuple(sorted(e.msgstr_plural.items())),
-         e.obsolete, tuple(e.flags), e.comment, e.tcomment, tuple(e.occurrences),
-         e.previous_msgctxt, e.previous_msgid, e.previous_msgid_plural)
-        for e in catalog)
+         e.obsolete, tuple(e.flags), e.tcomment) + (() if e.obsolete else (
+             # polib does not write these for obsolete entries: nothing a translator wrote
+             e.comment, tuple(e.occurrences), e.previous_msgctxt, e.previous_msgid,
+             e.previous_msgid_plural))
+        for e in sorted(catalog, key=lambda e: e.obsolete))  # stable: order kept within each
     return (catalog.header, tuple(sorted(catalog.metadata.items())),
             catalog.metadata_is_fuzzy, entries)
 
@@ -94,8 +97,8 @@ def format_catalog(path: Path, *, check: bool = False, merge_duplicates: bool = 
             catalogs.write_text_atomic(path, text)
         return FmtResult(path, True, merged)
     if content(_parse_text(text)) != content(catalog):
-        raise UserError("reformatting would change the catalog's content; not written "
-                        "(please report this with the file)", path)
+        raise UserError("polib cannot write this catalog back with the same content (an "
+                        "unusual comment?); not written: keep the file as it is", path)
     if check:
         return FmtResult(path, True)
     catalogs.write_text_atomic(path, text)

@@ -96,6 +96,9 @@ def load_records(path: Path) -> dict[str, Record]:
         line = getattr(getattr(err, "problem_mark", None), "line", None)
         raise UserError("not valid YAML; fix the file or restore it from git",
                         path, line + 1 if line is not None else None) from None
+    except UnicodeDecodeError as err:
+        line = path.read_bytes()[: err.start].count(b"\n") + 1
+        raise UserError("not valid UTF-8; save the file as UTF-8", path, line) from None
     if not isinstance(data, list):
         raise UserError("expected a list of review records", path)
     result = {}
