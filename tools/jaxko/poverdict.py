@@ -224,10 +224,13 @@ def _string_error(text: str, quote: int) -> str:
 
 def _obsolete_keys(text: str):
     """((obsolete, msgctxt, msgid), line) of each obsolete entry, strings as written."""
+    line, at = 1, 0  # lines counted from the previous match on: linear in the text
     for match in _OBSOLETE_KEY.finditer(text):
         ctx, msgid = match.groups()
+        line += text.count("\n", at, match.start())
+        at = match.start()
         yield ((True, None if ctx is None else "".join(_QUOTED.findall(ctx)),
-                "".join(_QUOTED.findall(msgid))), _line_of(text, match.start()))
+                "".join(_QUOTED.findall(msgid))), line)
 
 
 def _header_keys(text: str):

@@ -19,9 +19,11 @@ RULE = "consistency.translation"
 def same_translation(message, context):
     """The same msgid is translated differently in different catalogs; the variants are listed.
 
-    Reported for a short msgid (a title, label or term: one rendering everywhere) and for a
-    sentence whose glossary terms are rendered differently; two wordings of one long
-    sentence that agree on its terms are not reported, nor differences of spacing alone.
+    Reported for a label (a title or term of a few words, not a sentence) whose renderings
+    use different words, and for a sentence whose glossary terms are rendered differently.
+    Not reported: two wordings of one sentence that agree on its terms; differences of
+    spacing, particles and endings (분석/분석하기, 및/와), an English gloss added in
+    brackets, or the English kept as it is.
 
     Bad::
 
@@ -57,6 +59,19 @@ def same_translation(message, context):
 
         entries:
           - location: a.md:3
+            msgid: Parsing arguments and building values
+            msgstr: 인자 구문 분석 및 값 만들기
+          - location: b.md:9
+            msgid: Parsing arguments and building values
+            msgstr: 인자(arguments) 구문 분석과 값 만들기
+          - location: c.md:9
+            msgid: Parsing arguments and building values
+            msgstr: Parsing arguments and building values
+
+    Good::
+
+        entries:
+          - location: a.md:3
             msgid: This function returns an array of the same shape as its input array.
             msgstr: 이 함수는 입력 배열과 모양이 같은 배열을 반환합니다.
           - location: b.md:9
@@ -82,6 +97,37 @@ _INDEX_ENTRY = re.compile(r"[a-z][a-z0-9_.-]*")
 _ESCAPED_SPACE = re.compile(r"\\\s")
 _SPACE_BEFORE_HANGUL = re.compile(r"(?<=[`*)\]])\s+(?=[가-힣])")
 _SPACES = re.compile(r"\s+")
+
+
+# What a label's rendering may vary in without using other words: particles and endings
+# at the end of a word, a few function words, an English gloss in brackets.
+_ENDINGS = ("하기", "으로", "에서", "의", "을", "를", "은", "는", "이", "가", "와", "과", "로", "에")
+_FUNCTION_WORDS = frozenset({"및", "그리고", "또는", "혹은", "사항"})  # 변경/변경 사항
+_GLOSS = re.compile(r"\s*[(（][^()（）가-힣]*[)）]|[A-Za-z][^()（）가-힣]*?\s*[(（](?=[^()（）]*[가-힣])|[)）]")
+_HANGUL_WORD = re.compile(r"[가-힣]+")
+
+
+def _words(msgstr: str) -> tuple[str, ...] | None:
+    """The letters of a label's Korean words, in order of code point: spacing, word
+    order, endings and glosses set aside (명령 줄/명령줄, 튜플(Tuples)/튜플, 분석하기/분석);
+    None when it has no Hangul (the English kept: a choice, not an inconsistency)."""
+    text = _GLOSS.sub(" ", msgstr)
+    words = []
+    for word in _HANGUL_WORD.findall(text):
+        for _ in range(2):  # 에서+의, 으로+의
+            ending = next((e for e in _ENDINGS if word.endswith(e)), None)
+            if ending is None:
+                break
+            word = word[: -len(ending)]  # a particle alone (API와) leaves nothing
+        if word and word not in _FUNCTION_WORDS:
+            words.append(word)
+    return tuple(sorted("".join(words))) if words else None
+
+
+def _is_sentence(msgid: str) -> bool:
+    """A sentence (several words and a final stop or colon), not a title, label or term."""
+    words = len(_WORDS.findall(msgid))
+    return words > SHORT_WORDS or (words >= 3 and msgid.rstrip().endswith((".", "!", "?", ":")))
 
 
 def _normal(msgstr: str) -> str:
@@ -131,11 +177,16 @@ def find_inconsistent(records, matcher=None) -> list[Finding]:
         msgid = group[0][4]
         if _INDEX_ENTRY.fullmatch(msgid.strip()):
             continue  # an index entry or term name (class, signal): glossed or not by context
-        if len(_WORDS.findall(msgid)) > SHORT_WORDS:
+        if _is_sentence(msgid):
             if matcher is None:
                 continue
             terms = {_term_renderings(msgid, m, matcher) for m in normal.values()}
             if len(terms) < 2:
+                continue
+        else:
+            words = {_words(m) for m in normal.values()}
+            words.discard(None)
+            if len(words) < 2:
                 continue
         # The majority translation, ties broken by first appearance (sorted paths).
         group.sort(key=lambda r: (r[2], r[3]))

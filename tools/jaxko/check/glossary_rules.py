@@ -55,6 +55,13 @@ _NOUN_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ism", "ance", "ence", "
                  "ter", "tor", "ler", "ser", "ian", "ogy", "phy", "ics", "ary", "ory")
 
 
+@lru_cache(maxsize=None)
+def _around(template: str, word: str) -> re.Pattern:
+    """``template`` with ``word`` escaped into its ``{}``, compiled once per run (the
+    terms and cue words are few; compiling them per message cost more than the rules)."""
+    return re.compile(template.format(re.escape(word)))
+
+
 def _in_sense(term, words: str, msgid: str) -> bool:
     """Whether the term's English words are used in the term's sense somewhere in the msgid.
 
@@ -65,14 +72,14 @@ def _in_sense(term, words: str, msgid: str) -> bool:
     it a noun whatever the context (convolution, parameter).
     """
     lowered = msgid.lower()
-    if term.senses and not any(re.search(rf"\b{re.escape(cue.lower())}\b", lowered)
+    if term.senses and not any(_around(r"\b{}\b", cue.lower()).search(lowered)
                                for cue in term.senses):
         return False
     if " " in words or "-" in words or term.pos in ("verb", "adjective", "adverb", "phrase", "name"):
         return True
     if term.pos is None and term.en.lower().endswith(_NOUN_ENDINGS):
         return True
-    for match in re.finditer(rf"(?<![\w-]){re.escape(words.lower())}(?![\w-])", lowered):
+    for match in _around(r"(?<![\w-]){}(?![\w-])", words.lower()).finditer(lowered):
         before = re.findall(r"[a-z]+", lowered[max(0, match.start() - 30):match.start()])
         previous = before[-1] if before else ""
         if term.pos == "noun" and previous not in VERB_CUES:
@@ -88,7 +95,7 @@ def _english_kept(words: str, masked: str, term) -> bool:
     if not re.search("[가-힣]", masked):
         return False  # an untranslated copy keeps everything: not a choice
     lowered = masked.lower()
-    return any(re.search(rf"(?<![a-z]){re.escape(w.lower())}", lowered)
+    return any(_around(r"(?<![a-z]){}", w.lower()).search(lowered)
                for w in {words, term.en, *term.forms})
 
 
@@ -279,25 +286,35 @@ def spacing_variant(message: Message, context: Context):
 _TITLE_WORDS = 6
 
 
+_BRACKETED = re.compile(r"[(（]\s*([^()（）\n]*?)\s*[)）]")
+
+
+def _english_word(text: str, english: set[str]) -> bool:
+    """``text`` (lower case) is one of the English forms, or its plural (-s, -es)."""
+    return (text in english or (text[-1:] == "s" and text[:-1] in english)
+            or (text[-2:] == "es" and text[:-2] in english))
+
+
 def _gloss_of(term, msgstr: str) -> bool:
     """Whether ``msgstr`` glosses the term: its rendering with the English in brackets
     (적시 컴파일(just-in-time compilation), 자동 미분(autodiff)) or the English with
-    the rendering (JIT(적시 컴파일))."""
-    return any(pattern.search(msgstr) for pattern in _gloss_patterns(term.en, term.forms,
-                                                                      term.renderings))
-
-
-@lru_cache(maxsize=4096)
-def _gloss_patterns(en: str, forms: tuple, renderings: tuple) -> tuple:
-    english = "|".join(re.escape(e) for e in (en, *forms))
-    patterns = []
-    for rendering in renderings:
-        ko = re.escape(rendering)
-        # The bracket holds the term itself (연결 리스트(linked list) glosses another term).
-        patterns.append(re.compile(rf"{ko}\s*[(（]\s*(?:{english})(?:e?s)?\s*[)）]", re.I))
-        patterns.append(re.compile(
-            rf"(?<![\w-])(?:{english})(?:e?s)?\s*[(（]\s*{ko}\s*[)）]", re.I))
-    return tuple(patterns)
+    the rendering (JIT(적시 컴파일)). The bracket holds the term itself: 연결
+    리스트(linked list) glosses another term."""
+    english = {e.lower() for e in (term.en, *term.forms)}
+    for match in _BRACKETED.finditer(msgstr):
+        inside = match.group(1)
+        before = msgstr[:match.start()].rstrip()
+        if _english_word(inside.lower(), english) and before.endswith(term.renderings):
+            return True
+        if inside in term.renderings:
+            lowered = before.lower()
+            for e in english:
+                for plural in ("", "s", "es"):
+                    word = e + plural
+                    if lowered.endswith(word) and not re.match(
+                            r"[\w-]", lowered[-len(word) - 1:-len(word)] or " "):
+                        return True
+    return False
 
 
 @rule("glossary.gloss-position", severity="info")

@@ -27,12 +27,13 @@ def _show_role(role: str | None, target: str, syntax: str) -> str:
     return f":{role}:`{target}`" if role else f"`{target}`"
 
 
-_WORD_CHARS = re.compile(r"[A-Za-z가-힣]+")
+_WORDS = re.compile(r"[A-Za-z가-힣]+(?:\s+[A-Za-z가-힣]+)*")
+_INFLECTIONS = ("s", "es", "'s", "ed", "d")  # ``Mock``\s, ``sendmail``'s: not in Korean
 
 
 def _skeleton(text: str) -> str:
     """A literal without its words: what is code in it (quotes, brackets, operators)."""
-    return _WORD_CHARS.sub("a", text)
+    return _WORDS.sub("a", text)
 
 
 @rule("markup.literal", severity="error", needs="`", markup=True)
@@ -64,7 +65,14 @@ def literal_kept(message: Message, context: Context):
         msgstr: 여기서 ``x``\\와 ``y``\\를 사용합니다.
 
     Words translated inside a literal that keeps its code (``(key, value)`` as ``(키, 값)``,
-    ``'hello world'`` as ``'안녕 세상'``) are an ``info`` hint: usually meant.
+    ``'hello world'`` as ``'안녕 세상'``) are an ``info`` hint: usually meant. An English
+    inflection left out of a literal (``Mocks`` as ``Mock``) is not a change.
+
+    Good::
+
+        location: library/unittest.mock.rst:10
+        msgid: Attributes of ``Mock`` objects are ``Mocks``.
+        msgstr: 어트리뷰트는 ``Mock`` 객체에서 ``Mock``\\입니다.
     """
     source = Counter(i.text for i in msgid_inlines(message) if i.kind == inline.LITERAL)
     if not source:
@@ -72,10 +80,15 @@ def literal_kept(message: Message, context: Context):
     translated = Counter(i.text for i in msgstr_inlines(message) if i.kind == inline.LITERAL)
     quote = "`" if message.syntax == "myst" else "``"
     extra = {_skeleton(t) for t in translated if t not in source}
+    korean = {_skeleton(t) for t in translated if t not in source and re.search("[가-힣]", t)}
     for text in _missing(source, translated):
-        if (" " in text or "'" in text or '"' in text) and _skeleton(text) in extra:
+        if any(text == t + ending for t in translated for ending in _INFLECTIONS):
+            continue  # the English inflection dropped: ``Mocks`` as ``Mock``
+        skeleton = _skeleton(text)
+        if skeleton in korean or ((" " in text or "'" in text or '"' in text) and skeleton in extra):
             # Only words changed, the code around them kept: ``(key, value)`` as
-            # ``(키, 값)``. Translated contents of an example, more often meant than not.
+            # ``(키, 값)``, ``widthxheight`` as ``너비x높이``. Translated contents of an
+            # example, more often meant than not.
             yield Hit(f"inline literal {quote}{text}{quote} has its words translated; keep them "
                       "if they are code", f"{quote}{text}{quote}", "info")
             continue
@@ -123,16 +136,29 @@ def role_kept(message: Message, context: Context):
         location: glossary.rst:3
         msgid: A :dfn:`parameter` is a named entity; see :term:`argument`.
         msgstr: :dfn:`매개변수`\\는 이름 붙은 개체입니다. :term:`인자 <argument>`\\를 보세요.
+
+    Good::
+
+        location: library/dbm.rst:3
+        msgid: See the :data:`open_flags` member.
+        msgstr: :const:`open_flags` 멤버를 보세요.
     """
     source = Counter(_role_key(i) for i in msgid_inlines(message) if i.kind == inline.ROLE)
     translated = Counter(_role_key(i) for i in msgstr_inlines(message) if i.kind == inline.ROLE)
     if source == translated:
         return
+    # The same target under another role of the domain (:meth: for :func:, :const: for
+    # :data:): Sphinx resolves an exact name whatever the role, so the link still works.
+    kept = {target for role, target in translated if role and role not in TEXT_ROLES}
     for role, target in _missing(source, translated):
-        yield Hit(f"role {_show_role(role, target, message.syntax)} of the msgid is missing "
-                  "or its target changed", _show_role(role, target, message.syntax))
+        if role and target in kept:
+            continue
+        shown = _show_role(role, target, message.syntax)
+        yield Hit(f"role {shown} of the msgid is missing or its target changed", shown)
+    wanted = {target for role, target in source if role and role not in TEXT_ROLES}
     for role, target in _missing(translated, source):
-        yield Hit(f"role {_show_role(role, target, message.syntax)} is not in the msgid")
+        if not (role and target in wanted):
+            yield Hit(f"role {_show_role(role, target, message.syntax)} is not in the msgid")
 
 
 def _link_key(item) -> tuple:

@@ -310,15 +310,13 @@ class TermMatcher:
         """Renderings present with other spacing: agreed rendering -> text as written."""
         if not self.spaceless_strings:
             return {}
-        squeezed = []
-        positions = []
-        for index, ch in enumerate(text):
-            if ch != " ":
-                squeezed.append(ch)
-                positions.append(index)
-        compact = "".join(squeezed)
+        compact = text.replace(" ", "")
+        matches = self.spaceless_strings.finditer(compact)
+        if not matches:  # most messages: no rendering at all, spaced or not
+            return {}
+        positions = [index for index, ch in enumerate(text) if ch != " "]
         found = {}
-        for match in self.spaceless_strings.finditer(compact):
+        for match in matches:
             start = positions[match.start()]
             end = positions[match.end() - 1] + 1
             if start > 0 and "가" <= text[start - 1] <= "힣":
