@@ -72,6 +72,22 @@ def same_translation(message, context):
 
         entries:
           - location: a.md:3
+            msgid: Cookie Objects
+            msgstr: 쿠키 객체
+          - location: b.md:9
+            msgid: Cookie Objects
+            msgstr: Cookie 객체
+          - location: c.md:5
+            msgid: "For example:"
+            msgstr: "예를 들면:"
+          - location: d.md:5
+            msgid: "For example:"
+            msgstr: "예를 들어:"
+
+    Good::
+
+        entries:
+          - location: a.md:3
             msgid: This function returns an array of the same shape as its input array.
             msgstr: 이 함수는 입력 배열과 모양이 같은 배열을 반환합니다.
           - location: b.md:9
@@ -105,6 +121,7 @@ _ENDINGS = ("하기", "으로", "에서", "의", "을", "를", "은", "는", "�
 _FUNCTION_WORDS = frozenset({"및", "그리고", "또는", "혹은", "사항"})  # 변경/변경 사항
 _GLOSS = re.compile(r"\s*[(（][^()（）가-힣]*[)）]|[A-Za-z][^()（）가-힣]*?\s*[(（](?=[^()（）]*[가-힣])|[)）]")
 _HANGUL_WORD = re.compile(r"[가-힣]+")
+_LATIN = re.compile(r"[A-Za-z]{2,}")
 
 
 def _words(msgstr: str) -> tuple[str, ...] | None:
@@ -125,9 +142,24 @@ def _words(msgstr: str) -> tuple[str, ...] | None:
 
 
 def _is_sentence(msgid: str) -> bool:
-    """A sentence (several words and a final stop or colon), not a title, label or term."""
+    """A sentence or a phrase leading into what follows ("For example:", "Equivalent
+    to::"), not a title, label or term ("Examples", "Example::")."""
     words = len(_WORDS.findall(msgid))
-    return words > SHORT_WORDS or (words >= 3 and msgid.rstrip().endswith((".", "!", "?", ":")))
+    end = msgid.rstrip()
+    return (words > SHORT_WORDS or (words >= 3 and end.endswith((".", "!", "?")))
+            or (words >= 2 and end.endswith(":")))
+
+
+def _differ(a: tuple[str, ...], b: tuple[str, ...], latin: dict) -> bool:
+    """Whether two labels use other words: not when one keeps a word of the msgid in
+    English where the other writes it in Korean (``Cookie 객체``/``쿠키 객체``), its Korean
+    letters a part of the other's."""
+    if a == b:
+        return False
+    for small, large in ((a, b), (b, a)):
+        if latin[small] and not Counter(small) - Counter(large):
+            return False
+    return True
 
 
 def _normal(msgstr: str) -> str:
@@ -184,9 +216,14 @@ def find_inconsistent(records, matcher=None) -> list[Finding]:
             if len(terms) < 2:
                 continue
         else:
-            words = {_words(m) for m in normal.values()}
-            words.discard(None)
-            if len(words) < 2:
+            english = {w.lower() for w in _LATIN.findall(msgid)}
+            latin: dict = {}  # letters -> whether a word of the msgid is kept in English
+            for m in normal.values():
+                key = _words(m)
+                if key is not None:
+                    kept = any(w.lower() in english for w in _LATIN.findall(_GLOSS.sub(" ", m)))
+                    latin[key] = latin.get(key, False) or kept
+            if not any(_differ(a, b, latin) for a in latin for b in latin):
                 continue
         # The majority translation, ties broken by first appearance (sorted paths).
         group.sort(key=lambda r: (r[2], r[3]))

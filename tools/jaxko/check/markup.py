@@ -150,15 +150,19 @@ def role_kept(message: Message, context: Context):
     # The same target under another role of the domain (:meth: for :func:, :const: for
     # :data:): Sphinx resolves an exact name whatever the role, so the link still works.
     kept = {target for role, target in translated if role and role not in TEXT_ROLES}
-    for role, target in _missing(source, translated):
-        if role and target in kept:
-            continue
-        shown = _show_role(role, target, message.syntax)
-        yield Hit(f"role {shown} of the msgid is missing or its target changed", shown)
     wanted = {target for role, target in source if role and role not in TEXT_ROLES}
-    for role, target in _missing(translated, source):
-        if not (role and target in wanted):
-            yield Hit(f"role {_show_role(role, target, message.syntax)} is not in the msgid")
+    lost = [key for key in _missing(source, translated) if not (key[0] and key[1] in kept)]
+    added = [key for key in _missing(translated, source) if not (key[0] and key[1] in wanted)]
+    if len(lost) == 1 and len(added) == 1 and lost[0][0] == added[0][0]:
+        # One target changed (a typo, a shortened name): one problem, one finding.
+        was, now = (_show_role(*key, message.syntax) for key in (lost[0], added[0]))
+        yield Hit(f"role {was} of the msgid has become {now}", was)
+        return
+    for key in lost:
+        shown = _show_role(*key, message.syntax)
+        yield Hit(f"role {shown} of the msgid is missing or its target changed", shown)
+    for key in added:
+        yield Hit(f"role {_show_role(*key, message.syntax)} is not in the msgid")
 
 
 def _link_key(item) -> tuple:
