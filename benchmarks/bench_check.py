@@ -252,16 +252,15 @@ def main() -> int:
 
 
 def stage_costs(files: list[Path], sources: Path):
-    """Microseconds per translated entry of each stage of runner._check_file, run
+    """Microseconds per translated entry of each stage of Checker.check_catalog, run
     stage by stage over every catalog in one process."""
     import gc
 
     from jaxko import glossary
     from jaxko.check import cache, pofile
-    from jaxko.check.runner import (build_state, check_messages, checkable, describe_all,
-                                    is_suppressed, message_of, stable_hash)
+    from jaxko.check.runner import Checker, Record, checkable, is_suppressed, stable_hash
 
-    state = build_state(Options(source_dir=sources), glossary.load(BENCH / "glossary-300.yaml"))
+    checker = Checker(Options(source_dir=sources), glossary.load(BENCH / "glossary-300.yaml"))
     names = ["read the file, SHA-1 for the cache", "parse the catalog (pofile, with the verdict)",
              "describe each entry (syntax, code or text, suppressions)",
              "rules, where their prefilters let them", "consistency records (hashes)"]
@@ -275,17 +274,16 @@ def stage_costs(files: list[Path], sources: Path):
         marks.append(time.perf_counter())
         entries = pofile.parse(pofile.decode(data, path), path)
         marks.append(time.perf_counter())
-        chosen = list(checkable(entries, None))
-        descriptions = describe_all(chosen, state)
+        messages = checker.messages(path, checkable(entries, None))
         marks.append(time.perf_counter())
-        check_messages([message_of(path, e, d) for e, d in zip(chosen, descriptions)], state)
+        checker.check(messages)
         marks.append(time.perf_counter())
-        [(stable_hash(e.msgid), stable_hash(e.msgstr), is_suppressed(d[3], "consistency.translation"))
-         for e, d in zip(chosen, descriptions)]
+        [Record(stable_hash(m.msgid), stable_hash(m.msgstr), m.path, m.line,
+                is_suppressed(m.ignored, "consistency.translation")) for m in messages]
         marks.append(time.perf_counter())
         for i in range(len(names)):
             spent[i] += marks[i + 1] - marks[i]
-        count += len(chosen)
+        count += len(messages)
     gc.enable()
     rows = [(name, seconds / count * 1e6) for name, seconds in zip(names, spent)]
     rows.append(("all stages", sum(spent) / count * 1e6))

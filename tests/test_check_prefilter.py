@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from jaxko import glossary as glossary_model
 from jaxko.check import pofile, terms
 from jaxko.check.message import MYST, RST
-from jaxko.check.runner import Options, build_state, check_messages, describe_all, message_of, run
+from jaxko.check.runner import Checker, Options, run
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "check"
-STATE = build_state(Options(source_dir=ROOT / "no-such-folder"),
-                    glossary_model.load(FIXTURES / "glossary.yaml"))
+CHECKER = Checker(Options(source_dir=ROOT / "no-such-folder"),
+                  glossary_model.load(FIXTURES / "glossary.yaml"))
 
 # Markup pieces, so that constructs start and end at message boundaries too.
 markup = st.sampled_from([
@@ -73,15 +73,12 @@ class Entry:
 
 def findings_both_ways(entries: list[Entry]):
     """(findings with the prefilters, findings of every rule on every message)."""
-    descriptions = describe_all(entries, STATE)
-    messages = [message_of(Path("x.po"), e, d) for e, d in zip(entries, descriptions)]
-    with_prefilter = check_messages(messages, STATE)[0]
-    STATE.prefilter = False
+    with_prefilter = CHECKER.check(CHECKER.messages(Path("x.po"), entries)).findings
+    CHECKER.prefilter = False
     try:
-        messages = [message_of(Path("x.po"), e, d) for e, d in zip(entries, descriptions)]
-        everything = check_messages(messages, STATE)[0]
+        everything = CHECKER.check(CHECKER.messages(Path("x.po"), entries)).findings
     finally:
-        STATE.prefilter = True
+        CHECKER.prefilter = True
     return sorted(with_prefilter), sorted(everything)
 
 
@@ -143,7 +140,7 @@ def reference(strings: list[str]) -> re.Pattern:
     return re.compile("|".join(" +".join(map(re.escape, re.split(" +", s))) for s in squeezed))
 
 
-KOREAN_STRINGS = sorted({*STATE.context.matcher.korean_strings.strings, "매개 변수", "자동 미분",
+KOREAN_STRINGS = sorted({*CHECKER.context.matcher.korean_strings.strings, "매개 변수", "자동 미분",
                          "a b", "a b c", "ab", "x y"})
 
 
@@ -160,7 +157,7 @@ def test_automaton_finds_leftmost_longest_with_runs_of_spaces(text):
 
 
 def test_automaton_finds_what_the_reference_finds_with_the_project_glossary():
-    matcher = build_state(Options(), glossary_model.load(ROOT / "glossary" / "ko.yaml")).context.matcher
+    matcher = Checker(Options(), glossary_model.load(ROOT / "glossary" / "ko.yaml")).context.matcher
     pattern = reference(matcher.korean_strings.strings)
     for path in sorted((ROOT / "locale" / "ko").rglob("*.po"))[:80]:
         for entry in pofile.read(path):
@@ -173,6 +170,6 @@ def test_a_math_block_reaches_the_math_rule_without_dollar_or_math():
     `math` in it is still caught (a `needs` prefilter on it hid such a finding)."""
     msgid = "\\frac{a}{b}\n= c"
     entries = [Entry(10, msgid, "\\frac{a}{b}\n= d", MYST)]
-    assert describe_all(entries, STATE)[0][1] == "math"
+    assert CHECKER.messages(Path("x.po"), entries)[0].block == "math"
     with_prefilter, everything = findings_both_ways(entries)
     assert [f.rule for f in with_prefilter] == [f.rule for f in everything] == ["markup.math"]

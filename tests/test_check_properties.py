@@ -8,11 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jaxko import glossary
-from jaxko.check.context import Context
 from jaxko.check.message import CODE, MATH, MYST, RST, TEXT, Message
 from jaxko.check.registry import RULES, Finding
-from jaxko.check.runner import _State, check_messages, load_rules_modules
-from jaxko.check.sources import SourceIndex
+from jaxko.check.runner import Checker, Options, load_rules_modules
 
 load_rules_modules()
 GLOSSARY = glossary.load(Path(__file__).parent / "fixtures" / "check" / "glossary.yaml")
@@ -27,18 +25,8 @@ pieces = st.sampled_from([
 texts = st.lists(st.one_of(pieces, st.text(max_size=8)), max_size=25).map("".join)
 
 
-def state() -> _State:
-    s = _State()
-    s.context = Context(GLOSSARY)
-    s.plans = {(b, x): [r for r in RULES.values() if r.scope == "message" and b in r.blocks
-                        and x in r.syntaxes] for b in (TEXT, CODE, MATH) for x in (MYST, RST)}
-    s.sources = SourceIndex(None)
-    s.syntax = None
-    s.consistency = False
-    return s
-
-
-STATE = state()
+# Every rule, no source documents (the heuristics tell code from text).
+CHECKER = Checker(Options(source_dir=Path(__file__).parent / "no-such-folder"), GLOSSARY)
 
 
 @settings(max_examples=300, deadline=None)
@@ -49,7 +37,7 @@ def test_no_rule_crashes(msgid, msgstr, syntax, block, comment):
 
     message = Message("x.po", 3, msgid, msgstr, syntax=syntax, block=block, language="python",
                       tcomment=comment, ignored=ignored_rules(comment, ""))
-    findings, checked, _ = check_messages([message], STATE)
+    findings, checked, _ = CHECKER.check([message])
     assert checked == 1
     for finding in findings:
         assert isinstance(finding, Finding) and finding.rule in RULES
@@ -66,5 +54,5 @@ def test_identical_translation_is_clean_apart_from_leftovers(msgid):
     and glossary.* may fire."""
     for syntax in (MYST, RST):
         message = Message("x.po", 3, msgid, msgid, syntax=syntax)
-        findings, _, _ = check_messages([message], STATE)
+        findings, _, _ = CHECKER.check([message])
         assert {f.rule.split(".")[0] for f in findings} <= {"leftover", "glossary"}

@@ -42,7 +42,18 @@ def srcdir(tmp_path: Path) -> Path:
     ("Intro", "nb.ipynb", (TEXT, None)),
 ])
 def test_classify_from_source(srcdir, msgid, document, expected):
-    assert SourceIndex(srcdir).classify(msgid, document) == expected
+    assert SourceIndex(srcdir).classify(msgid, document)[:2] == expected
+
+
+@pytest.mark.parametrize("msgid, document, heading", [
+    ("Title", "page.md", True), ("Title", "page.rst", True),
+    ("Some text with `code`.", "page.md", False), ("Text after.", "page.rst", False),
+    ("Run this::", "page.rst", False),
+])
+def test_headings_from_source(srcdir, msgid, document, heading):
+    """Titles are told from prose by the source (a long title is not the first use of a
+    term: glossary.gloss-position), MyST `#` lines and reST underlined lines."""
+    assert SourceIndex(srcdir).classify(msgid, document).heading is heading
 
 
 @pytest.mark.parametrize("msgid, block", [

@@ -28,7 +28,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-VERSION = 1
+VERSION = 2
 FILENAME = "check.json"
 DEFAULT_DIR = ".jaxko_cache"
 # Libraries whose behaviour the rules embed (the syntax rule runs their parsers).
@@ -112,7 +112,7 @@ class Entry:
     checked: int
     suppressed: int
     findings: list[list]                   # [line, rule, severity, message, msgid, suggestion, msgstr]
-    records: list                          # flat: key hash, msgstr hash, line, suppressed, ...
+    records: list                          # [key hash, msgstr hash, line, suppressed] each
 
     def valid(self, digest: str | None, srcdir: Path | None) -> bool:
         if digest is None or digest != self.digest:
@@ -140,7 +140,8 @@ def _entry(raw) -> Entry | None:
                   and all(isinstance(x, str) for x in f[1:5]) and (f[5] is None or isinstance(f[5], str))
                   and isinstance(f[6], str)
                   for f in entry.findings)
-          and isinstance(entry.records, list) and len(entry.records) % 4 == 0)
+          and isinstance(entry.records, list)
+          and all(isinstance(r, list) and len(r) == 4 for r in entry.records))
     return entry if ok else None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from typing import NamedTuple
 
 from jaxko.check.registry import Finding, Hit, rule, RULES
 
@@ -182,31 +183,40 @@ def _term_renderings(msgid: str, msgstr: str, matcher) -> frozenset[str]:
     return frozenset(matcher.found_renderings(matcher.korean_matches(msgstr)) & wanted)
 
 
-def find_inconsistent(records, matcher=None) -> list[Finding]:
-    """Findings for msgids with several translations.
+class Rendering(NamedTuple):
+    """One checked entry's translation, as the consistency rule compares them."""
 
-    ``records``: (key, msgstr, path, line, msgid, suppressed) tuples, one per checked
-    entry. Renderings that differ only in spacing or escapes are the same. A short msgid
-    (a title, a label, a term: at most SHORT_WORDS words) must have one rendering; a
-    longer sentence is reported only where the glossary terms it renders differ
-    (``matcher``): paraphrases of one sentence are not a problem a reviewer fixes.
-    Entries that use the most common translation are not reported; each other one is,
-    with every variant and how often it is used.
+    key: tuple                  # (msgctxt, msgid)
+    msgstr: str
+    path: str
+    line: int
+    msgid: str
+    suppressed: bool            # `jaxko: ignore consistency` on the entry
+
+
+def find_inconsistent(renderings: list[Rendering], matcher=None) -> list[Finding]:
+    """Findings for msgids with several translations in different catalogs.
+
+    Renderings that differ only in spacing or escapes are the same. A label (a title or
+    term, not a sentence) is reported where its renderings use other words; a sentence
+    only where the glossary terms it renders differ (``matcher``): paraphrases of one
+    sentence are not a problem a reviewer fixes. Entries that use the most common
+    translation are not reported; each other one is, with every variant and how often
+    it is used.
     """
     by_key: dict = defaultdict(list)
-    for record in records:
-        by_key[record[0]].append(record)
+    for rendering in renderings:
+        by_key[rendering.key].append(rendering)
     findings = []
     severity = RULES[RULE].severity
-    for key, group in by_key.items():
-        if len(group) < 2:
+    for group in by_key.values():
+        if len(group) < 2 or len({r.path for r in group}) < 2:
             continue
-        paths = {r[2] for r in group}
-        normal = {r[1]: _normal(r[1]) for r in group}
-        counts = Counter(normal[r[1]] for r in group)
-        if len(counts) < 2 or len(paths) < 2:
+        normal = {r.msgstr: _normal(r.msgstr) for r in group}
+        counts = Counter(normal[r.msgstr] for r in group)
+        if len(counts) < 2:
             continue
-        msgid = group[0][4]
+        msgid = group[0].msgid
         if _INDEX_ENTRY.fullmatch(msgid.strip()):
             continue  # an index entry or term name (class, signal): glossed or not by context
         if _is_sentence(msgid):
@@ -219,28 +229,27 @@ def find_inconsistent(records, matcher=None) -> list[Finding]:
             english = {w.lower() for w in _LATIN.findall(msgid)}
             latin: dict = {}  # letters -> whether a word of the msgid is kept in English
             for m in normal.values():
-                key = _words(m)
-                if key is not None:
+                letters = _words(m)
+                if letters is not None:
                     kept = any(w.lower() in english for w in _LATIN.findall(_GLOSS.sub(" ", m)))
-                    latin[key] = latin.get(key, False) or kept
+                    latin[letters] = latin.get(letters, False) or kept
             if not any(_differ(a, b, latin) for a in latin for b in latin):
                 continue
         # The majority translation, ties broken by first appearance (sorted paths).
-        group.sort(key=lambda r: (r[2], r[3]))
-        order_seen = [normal[r[1]] for r in group]
+        group.sort(key=lambda r: (r.path, r.line))
+        order_seen = [normal[r.msgstr] for r in group]
         order = {text: i for i, (text, _) in enumerate(
             sorted(counts.items(), key=lambda item: (-item[1], order_seen.index(item[0]))))}
         majority = min(order, key=order.get)
-        majority_text = next(r[1] for r in group if normal[r[1]] == majority)
+        majority_text = next(r.msgstr for r in group if normal[r.msgstr] == majority)
         start = _common_prefix(list(counts))
         shown = "; ".join(f"`{_short(m, start)}` ({c}×)" for m, c in
                           sorted(counts.items(), key=lambda item: order[item[0]]))
-        for _, msgstr, path, line, msgid, suppressed in group:
-            if normal[msgstr] == majority or suppressed:
-                continue
-            findings.append(Finding(path, line, RULE, severity,
-                                    f"translated differently elsewhere: {shown}",
-                                    msgid, majority_text, msgstr))
+        for r in group:
+            if normal[r.msgstr] != majority and not r.suppressed:
+                findings.append(Finding(r.path, r.line, RULE, severity,
+                                        f"translated differently elsewhere: {shown}",
+                                        r.msgid, majority_text, r.msgstr))
     return findings
 
 

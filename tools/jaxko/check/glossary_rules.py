@@ -77,6 +77,9 @@ def _in_sense(term, words: str, msgid: str) -> bool:
         return False
     if " " in words or "-" in words or term.pos in ("verb", "adjective", "adverb", "phrase", "name"):
         return True
+    lowered_words, en = words.lower(), term.en.lower()
+    if lowered_words != en and lowered_words.endswith(("ed", "ing")) and not en.endswith(("ed", "ing")):
+        return False  # a verb form (sharded, listed) of a noun term
     if term.pos is None and term.en.lower().endswith(_NOUN_ENDINGS):
         return True
     for match in _around(r"(?<![\w-]){}(?![\w-])", words.lower()).finditer(lowered):
@@ -321,8 +324,9 @@ def _gloss_of(term, msgstr: str) -> bool:
 def gloss_position(message: Message, context: Context):
     """A term is glossed (rendering with its English in brackets) only once per page, at its first use.
 
-    The page is the catalog; its messages are read in order. Headings and index entries
-    (short msgids without a final stop) count neither as the first use nor as a gloss.
+    The page is the catalog; its messages are read in order. Headings (titles in the
+    source document; without it, short msgids without a final stop) and index entries
+    count neither as the first use nor as a gloss.
 
     Bad::
 
@@ -367,8 +371,10 @@ def gloss_position(message: Message, context: Context):
         return
     matcher = context.matcher
     msgid = message.msgid.strip()
-    heading = len(msgid.split()) <= _TITLE_WORDS and not msgid.endswith((".", ":", "?", "!"))
-    for number in terms:
+    # A title in the source document; without the source, a short msgid without a stop.
+    heading = message.heading or (len(msgid.split()) <= _TITLE_WORDS
+                                  and not msgid.endswith((".", ":", "?", "!")))
+    for number, words in terms.items():
         term = matcher.terms[number]
         if "(" in message.msgstr and not heading and not term.keep and _gloss_of(term, message.msgstr):
             if number in page["glossed"]:
@@ -381,5 +387,5 @@ def gloss_position(message: Message, context: Context):
                 page["glossed"][number] = message.line
             else:
                 page["glossed"][number] = message.line
-        if not heading:
-            page["used"].setdefault(number, message.line)
+        if not heading and number not in page["used"] and _in_sense(term, words, msgid_masked(message)):
+            page["used"][number] = message.line  # a use in another sense ("to shard") is not one

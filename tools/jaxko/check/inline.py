@@ -266,8 +266,8 @@ def mask(text: str, inlines: tuple[Inline, ...], keep_titles: bool = True,
 
     Display text of links and titled roles is kept when ``keep_titles``: it is prose
     the reader sees (``[자동 미분](autodiff.md)``). Markup inside that text is masked
-    in turn: the image of a badge link (``[![Open in Kaggle](…svg)](…)``) and code
-    used as link text (``[`jax.hessian`](…)``) are not prose.
+    in turn: the image of a badge link (``[![Open in Kaggle](…svg)](…)``), code used
+    as link text (``[`jax.hessian`](…)``) or emphasised (MyST) are not prose.
     """
     if not inlines:
         return text
@@ -284,7 +284,8 @@ def mask(text: str, inlines: tuple[Inline, ...], keep_titles: bool = True,
             shown = item.text
         at = span.find(shown) if shown else -1
         if at >= 0:
-            if item.kind != STRONG and item.kind != EMPHASIS and _has_trigger(shown):
+            # MyST emphasis may hold code (*Example: `custom_jvp`*); reST's cannot.
+            if (syntax == "myst" or item.kind not in (STRONG, EMPHASIS)) and _has_trigger(shown):
                 shown = mask(shown, parse(shown, syntax), keep_titles, syntax)
             parts.append(" " * at + shown + " " * (len(span) - at - len(shown)))
         else:

@@ -44,6 +44,7 @@ class Message:
     language: str | None = None  # language of a code block, when known
     # Rules suppressed on this entry (`jaxko: ignore RULE` comments).
     ignored: frozenset[str] = field(default=frozenset())
+    heading: bool = False        # a section title in its source document
     # Values derived by rules (parsed markup, terms found), shared between rules.
     cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 

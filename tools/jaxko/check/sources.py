@@ -26,6 +26,7 @@ import textwrap
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from jaxko.check.message import CODE, MATH, TEXT
 
@@ -41,6 +42,8 @@ _CODE_PUNCTUATION = re.compile(r"[()\[\]=]|^\s*(?:import|from)\s|\.\w")
 # space and a parenthesis is prose style too ("Conda (community-supported)").
 _PROSE = re.compile(r"[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}|`|\{|[A-Za-z] \([A-Za-z]")
 _PROMPT = re.compile(r"^\s*(?:>>>|\$ |%|!)")
+_MYST_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1{2,}[ \t]*$")
 
 CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "code-cell", "testcode",
                              "testsetup", "testoutput", "doctest", "jupyter-execute",
@@ -61,12 +64,21 @@ def normalise(text: str) -> str:
     return textwrap.dedent("\n".join(lines))
 
 
+class Kind(NamedTuple):
+    """What a message is in its source document."""
+
+    block: str                  # TEXT, CODE or MATH
+    language: str | None = None  # of a code block
+    heading: bool = False       # a section title (not the first use of a term, not prose)
+
+
 @dataclass
 class DocumentBlocks:
-    """Code blocks (text -> language) and math blocks of one source document."""
+    """Code blocks (text -> language), math blocks and headings of one source document."""
 
     code: dict[str, str | None] = field(default_factory=dict)
     math: set[str] = field(default_factory=set)
+    headings: set[str] = field(default_factory=set)
 
     def add_code(self, text: str, language: str | None) -> None:
         key = normalise(_strip_directive_options(text))
@@ -124,6 +136,9 @@ def markdown_blocks(text: str, blocks: DocumentBlocks) -> None:
             continue
         match = _FENCE.match(line)
         if match is None:
+            heading = _MYST_HEADING.match(line)
+            if heading:
+                blocks.headings.add(normalise(heading.group(1)))
             i += 1
             continue
         fence = match.group("fence")
@@ -205,6 +220,9 @@ def rst_blocks(text: str, blocks: DocumentBlocks) -> None:
         elif line.rstrip().endswith("::") and not line.lstrip().startswith(".."):
             kind, language, base = CODE, "python", len(line) - len(line.lstrip())
         if kind is None:
+            if (line.strip() and i + 1 < len(lines) and _RST_UNDERLINE.match(lines[i + 1])
+                    and len(lines[i + 1].rstrip()) >= len(line.rstrip())):
+                blocks.headings.add(normalise(line))
             i += 1
             continue
         j = i + 1
@@ -264,31 +282,34 @@ class SourceIndex:
         self._documents[document] = found
         return found
 
-    def classify(self, msgid: str, document: str | None) -> tuple[str, str | None]:
-        """(TEXT | CODE | MATH, language of a code block or None)."""
+    def classify(self, msgid: str, document: str | None) -> Kind:
+        """Whether the msgid is a code block (and its language), a math block, a heading or text."""
         blocks = self.blocks(document) if document else None
         if blocks is not None:
             key = normalise(msgid)
             if key in blocks.code:
-                return CODE, blocks.code[key] or _guess_language(msgid)
+                return Kind(CODE, blocks.code[key] or _guess_language(msgid))
             if key in blocks.math:
-                return MATH, None
+                return Kind(MATH)
             if "\n" not in msgid:
-                return TEXT, None
+                return Kind(TEXT, heading=key in blocks.headings)
         return guess(msgid)
 
 
-def guess(msgid: str) -> tuple[str, str | None]:
+_TEXT = Kind(TEXT)
+
+
+def guess(msgid: str) -> Kind:
     """The heuristic when the source is not at hand (see the module docstring)."""
     if "\n" in msgid:
         if _LATEX.search(msgid) and not re.search(r"^\s*(?:def|import|from|for|if|print)\b", msgid, re.M):
-            return MATH, None
-        return CODE, _guess_language(msgid)
+            return Kind(MATH)
+        return Kind(CODE, _guess_language(msgid))
     if _PROMPT.match(msgid):
-        return CODE, _guess_language(msgid)
+        return Kind(CODE, _guess_language(msgid))
     if not _PROSE.search(msgid) and _CODE_PUNCTUATION.search(msgid) and _parses(msgid):
-        return CODE, "python"
-    return TEXT, None
+        return Kind(CODE, "python")
+    return _TEXT
 
 
 def _guess_language(code: str) -> str:
