@@ -196,7 +196,7 @@ def test_consistency_survives_separate_processes(catalogs, tmp_path):
     """Records are hashed the same way in every process (``hash()`` is salted per
     process), so a warm run in a new process still sees disagreeing catalogs."""
     cache = tmp_path / "cache"
-    args = ("check", "--glossary", str(GLOSSARY), "--format", "json", str(catalogs))
+    args = ("check", "--glossary", str(GLOSSARY), "--format", "json", "--show-info", str(catalogs))
     outputs = []
     for seed in ("1", "2"):
         proc = run_jaxko(*args, env={"JAXKO_CACHE_DIR": str(cache), "PYTHONHASHSEED": seed})

@@ -34,6 +34,9 @@ terms:
   - en: timeout
     ko: 시간제한
     senses: [seconds, wait]
+  - en: given
+    ko: 주어진
+    pos: adjective
 """
 
 
@@ -55,6 +58,10 @@ def check(tmp_path, entries, rule, syntax="rst"):
                          source_dir=tmp_path / "sources", jobs=1))
     return [f for f in result.findings if f.rule == rule]
 
+
+# A console session that is not Python as a whole (its banner has an open bracket).
+SESSION = ("$ ./python\nPython 2.3 (#1, Aug 1 2003, 19:54:32)\n>>> import sys\n"
+           ">>> sys.path.insert(0, 'example.zip')  {}\n>>> import jwzthreading")
 
 # (rule, false finding before: now clean, true instance: still fires)
 CASES = {
@@ -106,6 +113,34 @@ CASES = {
         "glossary.missing",
         [("The timeout of the test runner.", "테스트 실행기의 대기 시간입니다.")],
         [("The timeout is in seconds.", "대기 시간은 초 단위입니다.")]),
+    # A second sample of python-docs-ko (this session's labels): each false pattern found.
+    "doctest block is code, not math": (
+        "markup.math",
+        [(">>> import os\n>>> os.getcwd()  # Return the current working directory\n'C:\\\\Python313'",
+          ">>> import os\n>>> os.getcwd()  # 현재 작업 디렉터리를 돌려줍니다\n'C:\\\\Python313'")],
+        [("\\frac{a}{b}\n= c", "\\frac{a}{b}\n= d")]),
+    "translated comment on a >>> line of a console session": (
+        "code.tokens",
+        [(SESSION.format("# Add .zip file to front of path"),
+          SESSION.format("# .zip 파일을 path 앞에 추가합니다"))],
+        [(SESSION.format("# Add .zip file to front of path"),
+          SESSION.format("# .zip 파일을 path 앞에 추가합니다").replace("(0,", "(1,"))]),
+    "bare URL followed by Hangul": (
+        "markup.link",
+        [("See https://docs.python.org/3 for more.", "자세한 내용은 https://docs.python.org/3/에서 보세요.")],
+        [("See https://docs.python.org/3 for more.", "자세한 내용은 https://docs.python.org/2/에서 보세요.")]),
+    "English plural dropped from a literal": (
+        "markup.literal",
+        [("Attributes are ``Mocks``.", "어트리뷰트는 ``Mock``\\ 입니다.")],
+        [("Attributes are ``Mocks``.", "어트리뷰트는 ``Mack``\\ 입니다.")]),
+    "the same target under another role": (
+        "markup.role",
+        [("See the :data:`open_flags` member.", ":const:`open_flags` 멤버를 보세요.")],
+        [("See the :data:`open_flags` member.", ":data:`open_flag` 멤버를 보세요.")]),
+    "verb ending -ㄴ다 after a rendering is not the copula": (
+        "particle.agreement",
+        [("The rules are given by the type.", "규칙은 형에서 주어진다.")],
+        [("The given value.", "주어진를 값.")]),
     "spacing across a particle boundary": (
         "glossary.spacing",
         [("The module is removed.", "모듈이 제거되었습니다.")],
@@ -118,6 +153,17 @@ def test_false_finding_is_gone_and_true_one_stays(tmp_path, name):
     rule, clean, planted = CASES[name]
     assert check(tmp_path / "clean", clean, rule) == []
     assert check(tmp_path / "planted", planted, rule) != []
+
+
+def test_a_named_reference_renamed_to_a_translated_title_is_a_hint(tmp_path):
+    """`rounding modes`_ written `자리 올림 모드`_ resolves when that section is translated
+    so (python-docs-ko's decimal page): a hint, not an error; another English name is."""
+    renamed = check(tmp_path / "a", [("See `rounding modes`_.", "`자리 올림 모드`_\\ 를 보세요.")],
+                    "markup.link")
+    assert [f.severity for f in renamed] == ["info"]
+    wrong = check(tmp_path / "b", [("See `rounding modes`_.", "`rounding mode`_\\ 를 보세요.")],
+                  "markup.link")
+    assert wrong and {f.severity for f in wrong} == {"error"}
 
 
 def test_consistency_ignores_paraphrases_of_a_long_sentence(tmp_path):

@@ -31,7 +31,7 @@ def pages(tmp_path):
     translated = [e for e in po if e.msgstr and e.msgid and not e.obsolete]
     edited, faulty = translated[0], translated[1]
     edited.msgstr += " 고침"
-    faulty.msgstr += " <https://evil.example.com/>"   # safety.new-url: a finding
+    faulty.msgstr += " <script>alert(1)</script>"   # safety.html: an error finding
     catalogs.save(po, documents["notebook"].catalog)
     out = tmp_path / "review"
     review_html.write_pages(documents, reviews, out)
@@ -66,7 +66,7 @@ def test_filters_hide_reviewed_rows_without_a_server(pages):
         page.uncheck("#only-unreviewed")
         assert reviewed.first.is_visible()
         faulty = page.locator(f"#m-{faulty_key}")
-        assert "safety.new-url" in faulty.locator("li.finding-error").inner_text()
+        assert "safety.html" in faulty.locator("li.finding-error").first.inner_text()
         page.check("#only-findings")
         assert faulty.is_visible() and not changed.is_visible()
         assert not reviewed.first.is_visible()

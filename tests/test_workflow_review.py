@@ -105,7 +105,7 @@ def test_update_keeps_records_and_msgid_bump_shows_previous_english(project, cap
 def test_error_finding_refuses_approval(project, capsys):
     locale, catalog = project["locale"], project["catalog"]
     po = catalogs.load(catalog)
-    po.find("Another sentence.").msgstr = "다른 문장 <https://evil.example.com/>"  # safety.new-url
+    po.find("Another sentence.").msgstr = "다른 문장 <script>alert(1)</script>"  # safety.html
     catalogs.save(po, catalog)
     before = catalog.read_bytes()
     capsys.readouterr()

@@ -1,10 +1,12 @@
-"""Tabulate the hand-labelled precision sample (sample.jsonl + labels.py) as Markdown.
+"""Tabulate a hand-labelled precision sample (sample-N.jsonl + labels_N.py) as Markdown.
 
-    python benchmarks/precision/report.py after.json benchmarks/precision/sample.jsonl
+    python benchmarks/precision/report.py after.json benchmarks/precision/sample-2.jsonl \
+        --labels benchmarks/precision/labels_2.py
 
 Writes the labels into the sample file (label, reason, and the severity the finding
-has in the run given: the sample was drawn before the last refinement of markup.literal,
-which made 11 of its findings info hints) and prints, per rule and severity: findings in the run, sampled, real / arguable / false, and the share real.
+has in the run given, which a later refinement may have changed or removed) and prints,
+per rule and severity: findings in the run, sampled, real / arguable / false, and the
+share real.
 The overall figure for error and warning findings weights each stratum by its size
 in the run (the sample is stratified, not proportional).
 """
@@ -12,20 +14,25 @@ in the run (the sample is stratified, not proportional).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from labels import LABELS  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("findings", type=Path)
     parser.add_argument("sample", type=Path)
+    parser.add_argument("--labels", type=Path, required=True,
+                        help="the labels of the sample (a module with LABELS, by position)")
     args = parser.parse_args()
+    spec = importlib.util.spec_from_file_location("labels", args.labels)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    LABELS = module.LABELS
     final = json.loads(args.findings.read_text(encoding="utf-8"))["findings"]
     population = Counter((f["rule"], f["severity"]) for f in final)
     rows = [json.loads(line) for line in args.sample.read_text(encoding="utf-8").splitlines()]

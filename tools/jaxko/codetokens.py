@@ -12,8 +12,9 @@ identifier translated, a quote lost, a line dropped) is caught before anything r
 * IPython shell and magic lines (``!cmd``, ``%magic``, ``%%cell``) are compared as text.
   The body of a cell magic that is not Python (``%%bash``, ``%%writefile x.cc``) is
   compared like a non-Python language.
-* Python that does not tokenize (pseudo-code, a fragment) is compared line by line;
-  comment-only lines may differ.
+* Python that does not tokenize (pseudo-code, a fragment, a console session with its
+  output) is compared line by line; comment-only lines may differ, and a ``>>>`` or
+  ``...`` line is compared by its Python tokens (its comment may be translated).
 * Other languages: only comment-looking lines (``#``, ``//``, ``--``, as the language
   uses them) may differ; every other line must stay exactly the same.
 """
@@ -134,8 +135,9 @@ def _python_difference(source: str, translated: str) -> str | None:
     try:
         items_a = _python_items(source)
     except _NotPython:
-        # Not Python to begin with (pseudo-code, a fragment): compare lines.
-        return _line_difference(source, translated, _comment_test("python"))
+        # Not Python to begin with (pseudo-code, a fragment, a console session with its
+        # output): compare lines, the Python after a `>>>` prompt by its tokens.
+        return _line_difference(source, translated, _comment_test("python"), _prompt_key)
     try:
         items_b = _python_items(translated)
     except _NotPython as err:
@@ -285,15 +287,34 @@ def _comment_test(language: str):
     return lambda line: line.lstrip().startswith(markers)
 
 
-def _line_difference(source: str, translated: str, is_comment) -> str | None:
-    """Lines compared as text; blank and comment-only lines may differ."""
+_PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.)(?: |$)")
+
+
+def _prompt_key(line: str) -> tuple | None:
+    """The significant tokens of a `>>>`/`...` line (its comment and string contents may
+    change, as in any Python), or None for any other line or one that does not tokenize."""
+    match = _PROMPT.match(line)
+    if match is None:
+        return None
+    try:
+        tokens = _tokenize(line[match.end():])
+    except _NotPython:
+        return None
+    return tuple(item.key for item in map(_token_item, tokens) if item is not None)
+
+
+def _line_difference(source: str, translated: str, is_comment, code_key=lambda line: None) -> str | None:
+    """Lines compared as text (or by ``code_key`` where it has one); blank and
+    comment-only lines may differ."""
 
     def significant(text: str) -> list[_Item]:
         items = []
         for number, line in enumerate(text.split("\n"), start=1):
             if not line.strip() or is_comment(line):
                 continue
-            items.append(_Item(("line", line.rstrip()), line.strip(), number))
+            key = code_key(line)
+            items.append(_Item(("line", line.rstrip()) if key is None else ("prompt", key),
+                               line.strip(), number))
         return items
 
     return _compare(significant(source), significant(translated))

@@ -16,7 +16,7 @@ from jaxko.check.registry import Finding, Hit, rule, RULES
 RULE = "consistency.translation"
 
 
-@rule(RULE, severity="warning", scope="project", blocks=("text", "code", "math"))
+@rule(RULE, severity="info", scope="project", blocks=("text", "code", "math"))
 def same_translation(message, context):
     """The same msgid is translated differently in different catalogs; the variants are listed.
 
@@ -194,7 +194,8 @@ class Rendering(NamedTuple):
     suppressed: bool            # `jaxko: ignore consistency` on the entry
 
 
-def find_inconsistent(renderings: list[Rendering], matcher=None) -> list[Finding]:
+def find_inconsistent(renderings: list[Rendering], matcher=None,
+                      severity: str | None = None) -> list[Finding]:
     """Findings for msgids with several translations in different catalogs.
 
     Renderings that differ only in spacing or escapes are the same. A label (a title or
@@ -208,7 +209,7 @@ def find_inconsistent(renderings: list[Rendering], matcher=None) -> list[Finding
     for rendering in renderings:
         by_key[rendering.key].append(rendering)
     findings = []
-    severity = RULES[RULE].severity
+    severity = severity or RULES[RULE].severity
     for group in by_key.values():
         if len(group) < 2 or len({r.path for r in group}) < 2:
             continue

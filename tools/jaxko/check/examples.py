@@ -57,7 +57,7 @@ def run_example(rule: Rule, example: dict) -> list[Finding]:
         (folder / "catalogs").mkdir()
         (folder / "sources").mkdir()  # no sources: code blocks are told by the heuristics
         write_catalogs(example, folder / "catalogs")
-        result = run(Options(paths=[folder / "catalogs"], glossary=EXAMPLE_GLOSSARY,
+        result = run(Options(paths=[folder / "catalogs"], glossary=EXAMPLE_GLOSSARY, severity={},
                              select=[rule.name], source_dir=folder / "sources", jobs=1,
                              syntax=example.get("syntax")))
         return [f for f in result.findings if f.rule == rule.name]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from jaxko.check.context import Context, cached, msgid_masked, msgstr_masked
 from jaxko.check.message import Message
@@ -55,11 +54,25 @@ _NOUN_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ism", "ance", "ence", "
                  "ter", "tor", "ler", "ser", "ian", "ogy", "phy", "ics", "ary", "ory")
 
 
-@lru_cache(maxsize=None)
-def _around(template: str, word: str) -> re.Pattern:
-    """``template`` with ``word`` escaped into its ``{}``, compiled once per run (the
-    terms and cue words are few; compiling them per message cost more than the rules)."""
-    return re.compile(template.format(re.escape(word)))
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _joins(ch: str) -> bool:
+    return ch.isalnum() or ch == "_" or ch == "-"
+
+
+def _occurs(word: str, text: str, left=_joins, right=_joins) -> list[int]:
+    """Where ``word`` stands in ``text`` with no character that ``left``/``right`` says
+    joins it on either side (a word, not part of one: "set" in "the set", not "subset").
+    String search, not a pattern per word: there are hundreds of terms and cue words."""
+    found, size, at = [], len(word), text.find(word)
+    while at >= 0:
+        end = at + size
+        if not (at and left(text[at - 1])) and not (end < len(text) and right(text[end])):
+            found.append(at)
+        at = text.find(word, at + 1)
+    return found
 
 
 def _in_sense(term, words: str, msgid: str) -> bool:
@@ -72,7 +85,7 @@ def _in_sense(term, words: str, msgid: str) -> bool:
     it a noun whatever the context (convolution, parameter).
     """
     lowered = msgid.lower()
-    if term.senses and not any(_around(r"\b{}\b", cue.lower()).search(lowered)
+    if term.senses and not any(_occurs(cue.lower(), lowered, _word_char, _word_char)
                                for cue in term.senses):
         return False
     if " " in words or "-" in words or term.pos in ("verb", "adjective", "adverb", "phrase", "name"):
@@ -82,8 +95,8 @@ def _in_sense(term, words: str, msgid: str) -> bool:
         return False  # a verb form (sharded, listed) of a noun term
     if term.pos is None and term.en.lower().endswith(_NOUN_ENDINGS):
         return True
-    for match in _around(r"(?<![\w-]){}(?![\w-])", words.lower()).finditer(lowered):
-        before = re.findall(r"[a-z]+", lowered[max(0, match.start() - 30):match.start()])
+    for start in _occurs(words.lower(), lowered):
+        before = re.findall(r"[a-z]+", lowered[max(0, start - 30):start])
         previous = before[-1] if before else ""
         if term.pos == "noun" and previous not in VERB_CUES:
             return True
@@ -98,7 +111,7 @@ def _english_kept(words: str, masked: str, term) -> bool:
     if not re.search("[가-힣]", masked):
         return False  # an untranslated copy keeps everything: not a choice
     lowered = masked.lower()
-    return any(_around(r"(?<![a-z]){}", w.lower()).search(lowered)
+    return any(_occurs(w.lower(), lowered, left=lambda ch: "a" <= ch <= "z", right=lambda ch: False)
                for w in {words, term.en, *term.forms})
 
 

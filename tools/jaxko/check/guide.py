@@ -10,8 +10,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from jaxko.check import config
 from jaxko.check.registry import RULES
 from jaxko.check.runner import load_rules_modules
+from jaxko.paths import repo_root
 
 FAMILIES = {
     "glossary": "용어집 (glossary)",
@@ -98,10 +100,11 @@ EXPLANATIONS = {
         "식별자, 숫자, 연산자가 바뀌면 처음 달라진 토큰을 알려 줍니다. 파이썬이 아닌 블록은 "
         "주석처럼 보이는 줄만 바꿀 수 있습니다.",
     "consistency.translation":
-        "같은 msgid를 카탈로그마다 다르게 번역했습니다(경고). 짧은 msgid(제목, 이름표, 용어)는 어디서나 "
-        "한 가지로 옮기고, 긴 문장은 그 안의 용어집 용어를 다르게 옮겼을 때만 알립니다(표현만 다른 "
-        "번역과 띄어쓰기 차이는 알리지 않습니다). 가장 많이 쓴 번역을 제안하고 "
-        "변형을 모두 보여 줍니다. `--since`로 돌리면 읽은 카탈로그끼리만 비교합니다.",
+        "같은 msgid를 카탈로그마다 다르게 번역했습니다. 제목, 이름표, 용어처럼 문장이 아닌 msgid는 "
+        "다른 낱말로 옮겼을 때 알립니다(띄어쓰기, 조사와 어미, 괄호 속 영어 병기, 원문 영어를 그대로 둔 "
+        "것의 차이는 알리지 않습니다). 문장(\"For example:\"처럼 뒤를 이끄는 구절 포함)은 그 안의 "
+        "용어집 용어를 다르게 옮겼을 때만 알립니다. 가장 많이 쓴 번역을 제안하고 변형을 모두 보여 줍니다. "
+        "`--since`로 돌리면 읽은 카탈로그끼리만 비교합니다.",
     "leftover.untranslated":
         "긴 영어 문장을 msgstr에 그대로 복사했습니다(경고). 번역하거나, 영어를 그대로 보이려면 "
         "msgstr을 비워 둡니다.",
@@ -171,6 +174,17 @@ msgstr "..."
 - **경고(warning)**: 검토할 것. 맞는 번역일 수도 있습니다.
 - **정보(info)**: 참고용 힌트. 기본 출력에는 보이지 않고 `--show-info`로 봅니다.
 
+규칙의 기본 심각도는 이 프로젝트가 쓰지 않은 실제 한국어 카탈로그(python-docs-ko)에서 잰
+정밀도에 맞춰 정했습니다(`BENCHMARKS.md`). 한 프로젝트의 문체나 정책을 지키게 하는 규칙(같은
+문장은 한 가지로, 조사는 강조 밖에, 원문에 없는 링크 금지)은 기본이 `info`이고, 그 정책을 가진
+프로젝트가 검사하는 카탈로그 위쪽의 `pyproject.toml`에서 올립니다. jax-docs-ko의 설정은 아래
+표의 괄호 안과 같습니다.
+
+```toml
+[tool.jaxko.check.severity]
+"consistency.translation" = "warning"
+```
+
 ## 기존 카탈로그에 도입하기 (`--baseline`)
 
 ```console
@@ -212,12 +226,18 @@ def render() -> str:
     missing = sorted(set(RULES) - set(EXPLANATIONS))
     if missing:
         raise SystemExit(f"no Korean explanation for rule(s) {', '.join(missing)} in {__file__}")
+    project = config.severities([repo_root()])
+
+    def severity(name: str) -> str:
+        default = RULES[name].severity
+        raised = project.get(name, default)
+        return default if raised == default else f"{default} (jax-docs-ko: {raised})"
+
     out = [HEADER]
     out.append("\n## 규칙 목록\n\n| 규칙 | 심각도 | 요약 |\n|---|---|---|\n")
     for name in sorted(RULES, key=lambda n: (list(FAMILIES).index(RULES[n].family), n)):
-        rule_ = RULES[name]
         summary = _first_sentence(EXPLANATIONS[name]).replace("|", "\\|")
-        out.append(f"| [`{name}`](#{name.replace('.', '')}) | {rule_.severity} | {summary} |\n")
+        out.append(f"| [`{name}`](#{name.replace('.', '')}) | {severity(name)} | {summary} |\n")
     for family, title in FAMILIES.items():
         names = sorted(n for n in RULES if RULES[n].family == family)
         if not names:
@@ -225,7 +245,7 @@ def render() -> str:
         out.append(f"\n## {title}\n")
         for name in names:
             rule_ = RULES[name]
-            out.append(f"\n### `{name}`\n\n심각도: **{rule_.severity}**\n\n")
+            out.append(f"\n### `{name}`\n\n심각도: **{severity(name)}**\n\n")
             out.append(EXPLANATIONS[name] + "\n\n")
             for kind, label in (("Bad", "나쁜 예"), ("Good", "좋은 예")):
                 for example in rule_.examples(kind):
@@ -236,7 +256,6 @@ def render() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from jaxko.catalogs import write_text_atomic
-    from jaxko.paths import repo_root
 
     target = Path(argv[0]) if argv else repo_root() / "docs" / "checks.md"
     changed = write_text_atomic(target, render())

@@ -90,7 +90,10 @@ _RST = re.compile(
     r"|\*(?<![\w*]\*)(?P<emph_body>[^*\s\x00](?:[^*\x00]*?[^*\s\x00])?)\*(?!\*)",
 )
 
-_BARE_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>()\[\]`'\"\x00]*[^\s<>()\[\]`'\".,;:!?*_\x00]")
+# ASCII only, as docutils reads a standalone URI: `https://docs.python.org/3/에서` links
+# to https://docs.python.org/3 and shows 에서 after it.
+_BARE_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>()\[\]`'\"\x00\x80-\U0010ffff]*"
+                       r"[^\s<>()\[\]`'\".,;:!?*_\x00\x80-\U0010ffff]")
 _TITLE_TARGET = re.compile(r"^(?P<title>.*?)\s*(?<!\\)<(?P<target>[^<>]+)>$", re.S)
 _TRIGGERS = ("`", "{", "$", "[", "<", "*", "|")
 

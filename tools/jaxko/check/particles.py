@@ -63,6 +63,9 @@ def _judge(word: str, shown_word: str, text: str, position: int, context: Contex
         return None  # 모듈라-3: the syllables are part of a name, not a particle
     if _pronounceable_acronym(word, context):
         return None
+    if form == "다" and position and korean.is_hangul_syllable(text[position - 1]) \
+            and (ord(text[position - 1]) - 0xAC00) % 28 == 4:
+        return None  # 주어진다, 된다: the verb ending -ㄴ다, not the copula after a noun
     ending = context.ending(word)
     if ending is None or particle.accepts(form, ending):
         return None
@@ -205,7 +208,7 @@ def _ends_in_particle(text: str) -> str | None:
     return particle
 
 
-@rule("particle.emphasis", severity="warning", needs=("*", "_"))
+@rule("particle.emphasis", severity="info", needs=("*", "_"))
 def particle_inside_emphasis(message: Message, context: Context):
     """A particle is inside emphasis (**슬픔과**): the emphasis covers the word only, the particle follows it.
 

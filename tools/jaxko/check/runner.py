@@ -25,7 +25,7 @@ from typing import NamedTuple
 from jaxko import glossary as glossary_model
 from jaxko.catalogs import iter_catalogs
 from jaxko.check import cache as cache_model
-from jaxko.check import consistency, inline, pofile
+from jaxko.check import config, consistency, inline, pofile
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
                                  ignored_rules, is_suppressed, syntax_of)
@@ -53,6 +53,8 @@ class Options:
     progress: bool = False
     cache_dir: Path | None = None      # reuse results of unchanged catalogs (not with since)
     prefilter: bool = True             # skip a rule where its prefilter says it has nothing to do
+    # Rule -> severity; None: the project's own (check.config: the nearest pyproject.toml).
+    severity: dict[str, str] | None = None
 
 
 @dataclass
@@ -136,6 +138,9 @@ class Checker:
         rules = select_rules(options.select, options.ignore)
         if not options.use_glossary:
             rules = [r for r in rules if r.family != "glossary"]
+        chosen = (options.severity if options.severity is not None
+                  else config.severities(options.paths))
+        self.severity = {r.name: chosen.get(r.name, r.severity) for r in rules}
         self.context = Context(glossary)
         self.plans = {(block, syntax): [r for r in rules if r.scope == "message"
                                         and block in r.blocks and syntax in r.syntaxes]
@@ -207,8 +212,8 @@ class Checker:
                     if isinstance(hit, str):
                         hit = Hit(hit)
                     findings.append(Finding(message.path, message.line, rule_.name,
-                                            hit.severity or rule_.severity, hit.message,
-                                            msgid, hit.suggestion, message.msgstr))
+                                            hit.severity or self.severity[rule_.name],
+                                            hit.message, msgid, hit.suggestion, message.msgstr))
         return Checked(findings, checked, suppressed)
 
     def check_catalog(self, path: Path, lines: frozenset[int] | None) -> CatalogResult:
@@ -460,7 +465,8 @@ def _consistency(records: list[Record], checker: Checker) -> list[Finding]:
             full.append(consistency.Rendering((entry.msgctxt, entry.msgid), entry.msgstr,
                                               record.path, record.line, entry.msgid,
                                               record.suppressed))
-    return consistency.find_inconsistent(full, checker.context.matcher)
+    return consistency.find_inconsistent(full, checker.context.matcher,
+                                         checker.severity[consistency.RULE])
 
 
 def _load_glossary(options: Options) -> tuple[glossary_model.Glossary, str | None]:

@@ -141,7 +141,7 @@ def link_scheme_rule(message: Message, context: Context):
                   "page links only with http, https or mailto")
 
 
-@rule("safety.new-url", severity="error", needs=("//", "mailto:"), markup=True)
+@rule("safety.new-url", severity="info", needs=("//", "mailto:"), markup=True)
 def new_url(message: Message, context: Context):
     """The msgstr links to an external URL the msgid does not link to.
 

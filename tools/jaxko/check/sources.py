@@ -301,11 +301,11 @@ _TEXT = Kind(TEXT)
 
 def guess(msgid: str) -> Kind:
     """The heuristic when the source is not at hand (see the module docstring)."""
+    if _PROMPT.match(msgid):  # a doctest or a shell session, whatever its output holds
+        return Kind(CODE, _guess_language(msgid))
     if "\n" in msgid:
         if _LATEX.search(msgid) and not re.search(r"^\s*(?:def|import|from|for|if|print)\b", msgid, re.M):
             return Kind(MATH)
-        return Kind(CODE, _guess_language(msgid))
-    if _PROMPT.match(msgid):
         return Kind(CODE, _guess_language(msgid))
     if not _PROSE.search(msgid) and _CODE_PUNCTUATION.search(msgid) and _parses(msgid):
         return Kind(CODE, "python")

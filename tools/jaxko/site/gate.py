@@ -60,8 +60,8 @@ def find_blocked(catalogs_dir: Path, srcdir: Path | None) -> list[Blocked]:
     options = runner.Options(paths=[catalogs_dir], use_glossary=False, select=["safety"],
                              source_dir=srcdir, jobs=1, cache_dir=None)
     result = runner.run(options)
-    return [Blocked(f.path, f.line, f.rule, f.message, f.msgid)
-            for f in result.findings if f.severity == "error"]
+    # Every safety finding blocks, whatever severity a project gives it for `jaxko check`.
+    return [Blocked(f.path, f.line, f.rule, f.message, f.msgid) for f in result.findings]
 
 
 def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,

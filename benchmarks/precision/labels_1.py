@@ -1,4 +1,4 @@
-"""Hand labels of benchmarks/precision/sample.jsonl, by position in the sample (read by
+"""Hand labels of benchmarks/precision/sample-1.jsonl, by position in the sample (read by
 `apply_labels` in report.py). real: a reviewer would fix it; arguable: a defensible
 choice either way; false: nothing to fix. Each with the reason, written after reading
 the finding's msgid and msgstr in full."""
