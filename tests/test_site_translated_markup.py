@@ -248,3 +248,10 @@ def test_site_build_shows_one_line_per_stage_when_not_a_terminal(fixed, tmp_path
     stages = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(stages) == 1 and "\r" not in proc.stderr
     assert re.fullmatch(r"Sphinx: 5 documents read, 7 pages written, [\d.]+ s", stages[0])
+
+
+def test_audit_reads_a_link_whose_url_holds_brackets():
+    """[text](https://en.wikipedia.org/wiki/Pushforward_(differential)): the reader sees
+    the text only (the audit reported three such messages as missing from their pages)."""
+    message = "이 사상을 [푸시포워드 사상](https://en.wikipedia.org/wiki/Pushforward_(differential))이라고 합니다."
+    assert audit.shown_text(message) == "이 사상을 푸시포워드 사상이라고 합니다."

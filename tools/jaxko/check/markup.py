@@ -79,18 +79,29 @@ def literal_kept(message: Message, context: Context):
         return
     translated = Counter(i.text for i in msgstr_inlines(message) if i.kind == inline.LITERAL)
     quote = "`" if message.syntax == "myst" else "``"
-    extra = {_skeleton(t) for t in translated if t not in source}
-    korean = {_skeleton(t) for t in translated if t not in source and re.search("[가-힣]", t)}
+    new = [t for t in translated if t not in source]
+    extra = {_skeleton(t) for t in new}
+    korean = [t for t in new if re.search("[가-힣]", t)]
+    # ``field``\s: a literal used as an English noun, which a translation may name in Korean.
+    nouns = {i.text for i in msgid_inlines(message) if i.kind == inline.LITERAL
+             and message.msgid.startswith("\\s", i.end)}
     for text in _missing(source, translated):
         if any(text == t + ending for t in translated for ending in _INFLECTIONS):
             continue  # the English inflection dropped: ``Mocks`` as ``Mock``
         skeleton = _skeleton(text)
-        if skeleton in korean or ((" " in text or "'" in text or '"' in text) and skeleton in extra):
+        if (skeleton in {_skeleton(t) for t in korean}
+                or ((" " in text or "'" in text or '"' in text) and skeleton in extra)
+                or (text[:1] in "'\"" and any(t[:1] == text[:1] and t[-1:] == text[-1:] for t in korean))):
             # Only words changed, the code around them kept: ``(key, value)`` as
-            # ``(키, 값)``, ``widthxheight`` as ``너비x높이``. Translated contents of an
-            # example, more often meant than not.
+            # ``(키, 값)``, ``widthxheight`` as ``너비x높이``, a quoted example string in
+            # Korean. Translated contents of an example, more often meant than not.
             yield Hit(f"inline literal {quote}{text}{quote} has its words translated; keep them "
                       "if they are code", f"{quote}{text}{quote}", "info")
+            continue
+        if text in nouns:
+            yield Hit(f"inline literal {quote}{text}{quote} is used as an English noun "
+                      f"({quote}{text}{quote}\\s) and named in Korean; keep it if it is code",
+                      f"{quote}{text}{quote}", "info")
             continue
         yield Hit(f"inline literal {quote}{text}{quote} of the msgid is missing or changed",
                   f"{quote}{text}{quote}")
@@ -150,6 +161,10 @@ def role_kept(message: Message, context: Context):
     # The same target under another role of the domain (:meth: for :func:, :const: for
     # :data:): Sphinx resolves an exact name whatever the role, so the link still works.
     kept = {target for role, target in translated if role and role not in TEXT_ROLES}
+    # :data:`!NotImplemented` links nowhere: ``NotImplemented`` shows the same.
+    kept |= {i.text for i in msgstr_inlines(message) if i.kind == inline.LITERAL}.intersection(
+        i.target for i in msgid_inlines(message)
+        if i.kind == inline.ROLE and message.msgid.startswith("`!", i.start + len(i.role or "") + 2))
     wanted = {target for role, target in source if role and role not in TEXT_ROLES}
     lost = [key for key in _missing(source, translated) if not (key[0] and key[1] in kept)]
     added = [key for key in _missing(translated, source) if not (key[0] and key[1] in wanted)]

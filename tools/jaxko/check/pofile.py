@@ -20,7 +20,6 @@ from jaxko.errors import UserError
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "b": "\b", "f": "\f", "\\": "\\", '"': '"'}
 _ESCAPE = re.compile(r'\\(\\|n|t|r|v|b|f|")')
-_UNESCAPED_QUOTE = re.compile(r'([^\\]|^)"')
 
 
 class PoEntry(NamedTuple):
@@ -49,10 +48,6 @@ class PoEntry(NamedTuple):
         return bool(self.msgstr) and "fuzzy" not in self.flags
 
 
-def _unescape(text: str) -> str:
-    return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], text) if "\\" in text else text
-
-
 def read_text(path: Path) -> str:
     """The file as text, or a one-line error naming the line of bad UTF-8."""
     return decode(read_bytes(path), path)
@@ -76,271 +71,86 @@ def decode(data: bytes, path: Path) -> str:
         raise UserError("not valid UTF-8; save the catalog as UTF-8", path, line) from None
 
 
-# One entry as msgmerge, polib, Poedit and Sphinx write it: comments, optional
-# msgctxt, msgid, msgstr, each string on its own lines, no obsolete or previous
-# (`#|`) lines. Anything else goes through the general line parser.
-_SIMPLE_ENTRY = re.compile(
-    r'((?:#[ .:,][^\n]*\n|#\n)*)'
-    r'(?:msgctxt ("[^\n]*"(?:\n"[^\n]*")*)\n)?'
-    r'msgid ("[^\n]*"(?:\n"[^\n]*")*)\n'
-    r'msgstr ("[^\n]*"(?:\n"[^\n]*")*)\n?')
-_STRING_LINE = re.compile(r'^"(.*)"$', re.M)
-_BAD_QUOTE = re.compile(r'(?:^|[^\\])(?:\\\\)*"')  # a quote after an even run of \\
+# One entry of a catalog the verdict accepted (:mod:`jaxko.poverdict` matched the whole
+# text with its grammar, so nothing here needs to judge): the comments, blank lines and
+# previous-msgid (`#|`) lines before it, then an active body or an obsolete (`#~`) one.
+_STRING = r'[ \t]+"[^\n]*"[ \t\r]*(?:\n|\Z)(?:[ \t]*"[^\n]*"[ \t\r]*(?:\n|\Z))*'
+_ENTRY = re.compile(
+    r'(?P<around>(?:[ \t\r]*\n|[ \t]*#(?!~[ \t])[^\n]*\n)*+)'
+    r'(?:(?P<obsolete>(?:[ \t]*#~[^\n]*(?:\n|\Z))+)'
+    r'|(?:[ \t]*msgctxt(?P<ctx>' + _STRING + r'))?'
+    r'[ \t]*msgid(?P<id>' + _STRING + r')'
+    r'(?:[ \t]*msgid_plural' + _STRING + r'(?P<forms>(?:[ \t]*msgstr\[\d+\]' + _STRING + r')+)'
+    r'|[ \t]*msgstr(?P<str>' + _STRING + r')))')
+_QUOTED = re.compile(r'"(.*)"')
+_FORM = re.compile(r'[ \t]*msgstr\[\d+\]((?:' + _STRING + r'))')
 
 
 def parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
     """Every active (non-obsolete) entry of the catalog text, the header included; a
     catalog that :mod:`jaxko.poverdict` refuses is refused here too, with its line."""
     poverdict.check_text(text, path)
-    entries = _parse(text, path)
+    entries = _read(text)
     poverdict.check_duplicates((((False, e.msgctxt, e.msgid), e.first_line) for e in entries),
                                path)
     return entries
 
 
-def _parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
-    """Every active (non-obsolete) entry of the catalog text, the header included.
-
-    Blocks separated by blank lines that have the usual shape are read with one
-    regular expression each; any other block
-    (obsolete entries, previous msgids, odd spacing, errors) goes through
-    :func:`parse_lines`, the general parser.
-    """
-    if "\r" in text or "\ufeff" in text[:1]:
-        return parse_lines(text, path)
-    try:
-        return _parse_blocks(text, path)
-    except UserError:
-        # A block the general parser refuses alone may be half an entry split by a blank
-        # line (`msgid "a"`, blank, `msgstr "b"`), which the whole-file parser reads as
-        # polib does: the whole text decides, so both readers agree.
-        return parse_lines(text, path)
-
-
-def _general(block: str, offset: int, path: str | Path) -> list[PoEntry]:
-    """A block of unusual shape, through the general parser, at its place in the file."""
-    try:
-        entries = parse_lines(block, path)
-    except UserError as err:
-        line = err.line + offset if err.line is not None else None
-        raise UserError(err.message, err.path, line) from None
-    return [_shift(entry, offset) for entry in entries]
-
-
-def _parse_blocks(text: str, path: str | Path) -> list[PoEntry]:
+def _read(text: str) -> list[PoEntry]:
+    """The active entries of a text the verdict accepted, in one pass."""
     entries: list[PoEntry] = []
-    line = 1
-    match_block = _SIMPLE_ENTRY.fullmatch
-    for block in text.split("\n\n"):
-        count = block.count("\n")
-        stripped = block.strip("\n")
-        if not stripped:
-            line += count + 2
+    line, at = 1, 0  # the line at offset ``at``
+    for match in _ENTRY.finditer(text):
+        if match.group("obsolete") is not None or match.end() == match.start():
             continue
-        lead = len(block) - len(block.lstrip("\n"))
-        match = match_block(stripped + "\n") if stripped[0] in "#m" else None
-        if match is not None:
-            comments, ctx, msgid, msgstr = match.groups()
-            try:
-                msgid_text, msgstr_text = _join(msgid), _join(msgstr)
-                ctx_text = _join(ctx) if ctx is not None else None
-            except _Fallback:
-                match = None
-        if match is None:
-            # Not the usual shape: the general parser, with the right line numbers.
-            entries.extend(_general(stripped, line + lead - 1, path))
-            line += count + 2
-            continue
-        first = line + lead
-        n_comments = comments.count("\n")
-        msgid_line = first + n_comments + (ctx.count("\n") + 1 if ctx else 0)
+        start = match.start()
+        line += text.count("\n", at, start)
+        at = start
+        around = match.group("around")
         flags: list[str] = []
         locations: list[str] = []
         tcomment: list[str] = []
         comment: list[str] = []
-        if comments:
-            for text_line in comments[:-1].split("\n"):
-                kind = text_line[1:2]
-                rest = text_line[2:].strip()
-                if kind == ":":
-                    if rest:
-                        locations.append(rest)
-                elif kind == ",":
-                    flags.extend(f.strip() for f in rest.split(",") if f.strip())
-                elif kind == ".":
-                    if rest:
-                        comment.append(rest)
-                else:
-                    tcomment.append(text_line[1:].strip())
-        entries.append(PoEntry(
-            msgid_line, first, first + stripped.count("\n"), msgid_text, msgstr_text,
-            ctx_text, tuple(flags), tuple(locations),
-            "\n".join(tcomment), "\n".join(comment)))
-        line += count + 2
+        first = None
+        for number, raw in enumerate(around.split("\n")[:-1]):
+            comment_line = raw.strip()
+            if not comment_line:
+                continue
+            if first is None:
+                first = line + number
+            kind, rest = comment_line[1:2], comment_line[2:].strip()
+            if kind == ":":
+                if rest:
+                    locations.append(rest)
+            elif kind == ",":
+                flags.extend(f.strip() for f in rest.split(",") if f.strip())
+            elif kind == ".":
+                if rest:
+                    comment.append(rest)
+            elif kind not in ("|", "~"):  # `# text`, `#`, `## text`; `#x` is a comment too
+                tcomment.append(comment_line[1:].strip())
+        ctx = match.group("ctx")
+        msgid_line = line + around.count("\n") + (ctx.count("\n") if ctx is not None else 0)
+        forms = match.group("forms")
+        if forms is None:
+            msgstr, plural, empty_form = _join(match.group("str")), False, False
+        else:
+            values = [_join(form) for form in _FORM.findall(forms)]
+            msgstr, plural, empty_form = values[0], True, not all(values)
+        body = match.group(0)
+        last = line + body.count("\n") - (1 if body.endswith("\n") else 0)
+        entries.append(PoEntry(msgid_line, first or line + around.count("\n"), last,
+                               _join(match.group("id")), msgstr,
+                               None if ctx is None else _join(ctx), tuple(flags),
+                               tuple(locations), "\n".join(tcomment), "\n".join(comment),
+                               plural, empty_form))
     return entries
 
 
 def _join(strings: str) -> str:
     """The unescaped text of a string spread over lines (``"a"\\n"b"``)."""
-    if "\n" not in strings:
-        body = strings[1:-1]
-        if '"' in body and _BAD_QUOTE.search(body):
-            raise _Fallback()
-    else:
-        parts = _STRING_LINE.findall(strings)
-        body = "".join(parts)
-        if '"' in body and any(_BAD_QUOTE.search(part) for part in parts):
-            raise _Fallback()
+    body = "".join(_QUOTED.findall(strings))
     return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], body) if "\\" in body else body
-
-
-class _Fallback(Exception):
-    """The fast path met something only the general parser judges."""
-
-
-def _shift(entry: PoEntry, offset: int) -> PoEntry:
-    return entry._replace(line=entry.line + offset, first_line=entry.first_line + offset,
-                          last_line=entry.last_line + offset)
-
-
-def parse_lines(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
-    """The general line-by-line parser (every shape polib accepts)."""
-    entries: list[PoEntry] = []
-    lines = text.split("\n")
-    if lines and lines[0].startswith("\ufeff"):
-        lines[0] = lines[0][1:]
-
-    # The entry being read. `field` is where a continuation line goes.
-    first = 0
-    msgid_line = 0
-    msgid: list[str] | None = None
-    msgstr: list[str] | None = None
-    msgctxt: list[str] | None = None
-    flags: list[str] = []
-    locations: list[str] = []
-    tcomment: list[str] = []
-    comment: list[str] = []
-    plural = False
-    forms: list[list[str]] = []
-    field: list[str] | None = None
-    in_previous = False  # continuation lines of a `#|` previous msgid are ignored
-    last = 0
-
-    def error(number: int, what: str = "syntax error in catalog") -> UserError:
-        return UserError(f"{what}; fix the entry or restore it from git", path, number)
-
-    def flush() -> None:
-        nonlocal msgid, msgstr, msgctxt, flags, locations, tcomment, comment, plural, first, field
-        nonlocal forms
-        if msgid is not None:
-            if msgstr is None:
-                raise error(msgid_line, "entry without msgstr")
-            entries.append(PoEntry(
-                msgid_line, first or msgid_line, last, "".join(msgid), "".join(msgstr),
-                None if msgctxt is None else "".join(msgctxt), tuple(flags), tuple(locations),
-                "\n".join(tcomment), "\n".join(comment), plural,
-                any(not "".join(form) for form in forms)))
-        elif msgctxt is not None:
-            raise error(last, "msgctxt without msgid")
-        msgid = msgstr = msgctxt = field = None
-        flags, locations, tcomment, comment, forms = [], [], [], [], []
-        plural = False
-        first = 0
-
-    def string(token: str, number: int) -> str:
-        if len(token) < 2 or token[0] != '"' or token[-1] != '"':
-            raise error(number)
-        body = token[1:-1]
-        if '"' in body and _UNESCAPED_QUOTE.search(body):
-            raise error(number, "unescaped double quote")
-        return _unescape(body)
-
-    number = 0
-    for raw in lines:
-        number += 1
-        line = raw.strip()
-        if not line:
-            continue
-        head = line[0]
-        if head == '"':
-            if in_previous:
-                continue
-            if field is None:
-                raise error(number, "continuation line outside an entry")
-            field.append(string(line, number))
-            last = number
-            continue
-        in_previous = False
-        if head == "#":
-            if line.startswith("#~"):
-                # Obsolete entries are never checked; polib keeps them apart too.
-                if msgstr is not None:
-                    flush()
-                field = None
-                continue
-            if msgstr is not None:
-                flush()
-            if not first:
-                first = number
-            last = number
-            kind = line[1:2]
-            if kind == ":":
-                if line[2:].strip():
-                    locations.append(line[2:].strip())
-            elif kind == ",":
-                rest = line[2:].strip()
-                if rest:
-                    flags.extend(f.strip() for f in rest.split(",") if f.strip())
-            elif kind == ".":
-                if line[2:].strip():
-                    comment.append(line[2:].strip())
-            elif kind == "|":
-                if not line[2:].strip():
-                    raise error(number)
-                in_previous = True
-            else:  # `# text`, `#`, `## text`; polib also takes `#x` as a comment
-                tcomment.append(line[1:].strip())
-            field = None
-            continue
-        keyword, _, rest = line.partition(" ")
-        rest = rest.lstrip()
-        if keyword in ("msgid", "msgctxt") and (msgstr is not None or msgid is not None):
-            flush()
-        last = number
-        if keyword == "msgid":
-            msgid_line = number
-            if not first:
-                first = number
-            msgid = [string(rest, number)]
-            field = msgid
-        elif keyword == "msgstr":
-            if msgid is None or msgstr is not None:
-                raise error(number, "msgstr without msgid")
-            msgstr = [string(rest, number)]
-            field = msgstr
-        elif keyword == "msgctxt":
-            if not first:
-                first = number
-            msgctxt = [string(rest, number)]
-            field = msgctxt
-        elif keyword == "msgid_plural":
-            if msgid is None:
-                raise error(number, "msgid_plural without msgid")
-            plural = True
-            string(rest, number)
-            field = []  # the plural source is not checked
-        elif keyword.startswith("msgstr["):
-            if msgid is None:
-                raise error(number, "msgstr without msgid")
-            value = [string(rest, number)]
-            forms.append(value)
-            field = value
-            if msgstr is None:  # the first form stands for the entry
-                msgstr = value
-        else:
-            raise error(number)
-    flush()
-    return entries
 
 
 _OBSOLETE_MSGID = re.compile(r'^#~[ \t]*msgid[ \t]', re.M)

@@ -122,7 +122,9 @@ class _PageText(html.parser.HTMLParser):
 # Markup whose rendered text differs from its source: roles (a {ref} shows the target's
 # title), math, inline code (highlighted, sometimes split), link targets.
 _OPAQUE = re.compile(r"<[^>\n]+>|(?:\{[\w:.-]+\}|:[\w:.-]+:)`[^`]*`|\$[^$]+\$|``[^`]+``|`[^`]+`_{0,2}")
-_LINK_MD = re.compile(r"!?\[([^\][]*)\]\([^)]*\)")  # innermost first: [![alt](img)](url)
+# Innermost first: [![alt](img)](url); a URL may hold one level of brackets
+# (https://en.wikipedia.org/wiki/Transformer_(machine_learning_model)).
+_LINK_MD = re.compile(r"!?\[([^\][]*)\]\((?:[^()]|\([^()]*\))*\)")
 _EMPHASIS = re.compile(r"(?<!\\)\*{1,2}|(?<![\\\w])_{1,2}|_{1,2}(?!\w)|\\(?=\S)")
 # Sphinx's smartquotes turn quotes, dashes and ellipses typographic.
 _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
