@@ -1,12 +1,13 @@
-"""A fast, read-only .po reader for ``jaxko check``.
+"""The one read-only .po reader: ``jaxko check`` and ``jaxko stats`` read catalogs with it.
 
-polib builds a rich object per entry and needs about 1.8 s for a catalog set of
-python-docs-ko's size (75,775 entries); the whole check has a budget of 1 s. This
-reader does only what the checker needs: one pass over the lines, strings unescaped
-only when they contain a backslash, obsolete entries skipped. It agrees with polib on
-everything it returns (msgctxt, msgid, msgstr, flags, locations, comments, the line of
-``msgid``), which ``tests/test_check_pofile.py`` proves on generated and real catalogs;
-it rejects what polib rejects, as a one-line :class:`~jaxko.errors.UserError`.
+polib builds a rich object per entry, which a checker that only reads does not need.
+The catalog is first judged by :mod:`jaxko.poverdict` (the same verdict every command
+that writes catalogs applies, so a malformed file is the same one-line error
+everywhere); a text it accepts has the shape of its grammar, and one regular expression
+then reads every entry in one pass, strings unescaped only when they hold a backslash,
+obsolete entries skipped. It agrees with polib on everything it returns (msgctxt, msgid,
+msgstr, flags, locations, comments, lines), which ``tests/test_check_pofile.py`` proves
+on every committed catalog and on generated ones of every line kind.
 """
 
 from __future__ import annotations
