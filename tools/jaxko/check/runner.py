@@ -311,12 +311,10 @@ def run(options: Options) -> Result:
     reused = len(results)
     if tasks:
         checker.context.matcher  # compile once, before forking  # noqa: B018
-    # The check makes millions of small objects and no reference cycles; the cyclic
-    # collector would walk the whole heap again and again (the forked workers' too)
-    # for nothing. Off for the run, and existing objects frozen so the workers do not
-    # copy their pages by touching them.
-    collecting = gc.isenabled()
-    gc.disable()
+    # What exists before the run (the compiled glossary, the modules) is frozen: the
+    # cyclic collector does not walk it again and again, and forked workers do not copy
+    # its pages by touching them. The collector stays on for what the run makes: the
+    # reST parser's document trees are cycles, which would pile up (BENCHMARKS.md).
     gc.freeze()
     try:
         for name, outcome in _map(checker, tasks, options):
@@ -327,8 +325,6 @@ def run(options: Options) -> Result:
                 cache.put(os.path.abspath(name), _to_cache(outcome))
     finally:
         gc.unfreeze()
-        if collecting:
-            gc.enable()
         if cache is not None:
             cache.prune()
             cache.save()
