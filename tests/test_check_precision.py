@@ -306,3 +306,54 @@ def test_info_hints_are_hidden_unless_asked(tmp_path):
     assert hidden.returncode == 0 and "glossary.missing" not in hidden.stdout
     shown = subprocess.run(command + ["--show-info"], cwd=tmp_path, capture_output=True, text=True)
     assert shown.returncode == 0 and "info glossary.missing" in shown.stdout
+
+
+# Issue 17: the review of the first pages found repeated sentences rendered two ways,
+# glosses away from a term's first use and particles inside emphasis. The pages are
+# fixed now: the three rules find nothing on them, and each catches its fault planted
+# back into a copy of the real catalogs.
+ROOT = Path(__file__).resolve().parents[1]
+ISSUE_17_RULES = ["consistency.translation", "glossary.gloss-position", "particle.emphasis"]
+
+
+def project_findings(locale: Path) -> list:
+    result = run(Options(paths=[locale], glossary=ROOT / "glossary" / "ko.yaml",
+                         select=ISSUE_17_RULES, jobs=1))
+    return result.findings
+
+
+def test_issue_17_rules_are_quiet_on_the_corrected_pages():
+    assert [(Path(f.path).name, f.line, f.rule) for f in project_findings(ROOT / "locale" / "ko")] == []
+
+
+def test_issue_17_rules_catch_the_faults_planted_back(tmp_path):
+    import shutil
+
+    locale = tmp_path / "locale" / "ko"
+    shutil.copytree(ROOT / "locale" / "ko" / "LC_MESSAGES", locale / "LC_MESSAGES")
+    (tmp_path / "pyproject.toml").write_bytes((ROOT / "pyproject.toml").read_bytes())
+    pages = locale / "LC_MESSAGES"
+
+    def plant(page: str, msgid: str, edit) -> None:
+        po = polib.pofile(str(pages / page))
+        entry = po.find(msgid)
+        entry.msgstr = edit(entry.msgstr)
+        po.save(str(pages / page))
+
+    plant("random-numbers.po", next(e.msgid for e in polib.pofile(str(pages / "random-numbers.po"))
+                                    if "**슬픔**과" in e.msgstr),
+          lambda s: s.replace("**슬픔**과", "**슬픔과**"))
+    plant("key-concepts.po", "Transformations", lambda s: "트랜스포메이션")  # index.po: 변환
+    tracing = polib.pofile(str(pages / "tracing.po"))
+    glossed = next(e for e in tracing if "JIT 컴파일(just-in-time compilation)" in e.msgstr)
+    plant("tracing.po", glossed.msgid,
+          lambda s: s.replace("JIT 컴파일(just-in-time compilation)", "JIT 컴파일"))
+    later = next(e for e in tracing if e.linenum > glossed.linenum and "JIT compilation" in e.msgid
+                 and "JIT 컴파일(" not in e.msgstr)
+    plant("tracing.po", later.msgid,
+          lambda s: s.replace("JIT 컴파일", "JIT 컴파일(just-in-time compilation)", 1))
+    found = {(Path(f.path).name, f.rule, f.severity) for f in project_findings(locale)}
+    assert ("random-numbers.po", "particle.emphasis", "warning") in found
+    assert {("key-concepts.po", "consistency.translation", "warning"),
+            ("index.po", "consistency.translation", "warning")} & found
+    assert ("tracing.po", "glossary.gloss-position", "info") in found
