@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import queue
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -426,7 +427,13 @@ def _forked(checker: Checker, tasks, jobs: int):
         worker.start()
     try:
         for _ in tasks:
-            yield done.get()
+            while True:
+                try:
+                    yield done.get(timeout=1)
+                    break
+                except queue.Empty:  # a worker killed (out of memory) would leave us waiting
+                    if any(w.exitcode not in (None, 0) for w in workers):
+                        raise RuntimeError("a check worker process died; run again with --jobs 1") from None
     finally:
         for worker in workers:
             worker.join(timeout=5)
