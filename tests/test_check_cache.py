@@ -216,7 +216,8 @@ def test_fingerprint_covers_what_findings_depend_on(tmp_path):
     stamp = cache_model.fingerprint(**base)
     assert cache_model.fingerprint(**base) == stamp
     for change in (dict(syntax="rst"), dict(select=["markup"]), dict(ignore=["leftover"]),
-                   dict(use_glossary=False), dict(source_dir=tmp_path)):
+                   dict(use_glossary=False), dict(source_dir=tmp_path),
+                   dict(severity={"particle.emphasis": "warning"})):
         assert cache_model.fingerprint(**(base | change)) != stamp, change
     glossary.write_text("terms: [] # edited\n", encoding="utf-8")
     assert cache_model.fingerprint(**base) != stamp

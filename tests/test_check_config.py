@@ -57,3 +57,19 @@ def test_a_bad_setting_is_one_line_and_exit_2(tmp_path, jaxko):
         assert proc.returncode == 2, proc.stderr
         assert proc.stderr.count("\n") == 1 and str(settings) in proc.stderr
         assert expected in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_changed_project_severity_is_not_served_from_the_cache(tmp_path):
+    project = tmp_path / "project"
+    folder = catalog(project / "locale" / "ko")
+    settings = project / "pyproject.toml"
+
+    def severities() -> list[str]:
+        result = run(Options(paths=[folder], use_glossary=False, select=["particle.emphasis"],
+                             source_dir=folder / "none", jobs=1, cache_dir=tmp_path / "cache"))
+        return sorted({f.severity for f in result.findings})
+
+    settings.write_text('[tool.jaxko.check.severity]\n"particle.emphasis" = "warning"\n', encoding="utf-8")
+    assert severities() == ["warning"]
+    settings.write_text('[tool.jaxko.check.severity]\n"particle.emphasis" = "error"\n', encoding="utf-8")
+    assert severities() == ["error"]

@@ -8,7 +8,7 @@ What a catalog's findings depend on, and how the cache knows it is unchanged:
 * the source documents its ``#:`` locations name, which tell code blocks from prose:
   their size and mtime, recorded per catalog;
 * everything else is the run's *fingerprint*: the glossary file's bytes, the rule
-  selection, ``--syntax``, the source folder, the Python version, the versions of
+  selection and the severities the project gives them, ``--syntax``, the source folder, the Python version, the versions of
   docutils and the MyST parser, and the source of the ``jaxko`` package itself (a
   changed rule invalidates everything).
 
@@ -89,14 +89,15 @@ def _library_versions() -> list[str]:
 
 def fingerprint(*, glossary: Path | None, use_glossary: bool, syntax: str | None,
                 select: list[str] | None, ignore: list[str] | None,
-                source_dir: Path | None) -> str:
+                source_dir: Path | None, severity: dict[str, str] | None = None) -> str:
     """Everything besides the catalog and its sources that the findings depend on."""
     glossary_digest = None
     if use_glossary and glossary is not None:
         glossary_digest = file_digest(glossary)
     parts = [VERSION, sys.version, _library_versions(), _code_digest(), glossary_digest,
              use_glossary, syntax, sorted(select or []), sorted(ignore or []),
-             str(source_dir.resolve()) if source_dir is not None else None]
+             str(source_dir.resolve()) if source_dir is not None else None,
+             sorted((severity or {}).items())]
     text = json.dumps(parts, ensure_ascii=True)
     return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
 

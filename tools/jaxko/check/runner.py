@@ -349,7 +349,7 @@ def _open_cache(options: Options, glossary_name: str | None, checker: Checker):
     stamp = cache_model.fingerprint(
         glossary=Path(glossary_name) if glossary_name else None,
         use_glossary=options.use_glossary, syntax=options.syntax, select=options.select,
-        ignore=options.ignore, source_dir=checker.sources.srcdir)
+        ignore=options.ignore, source_dir=checker.sources.srcdir, severity=checker.severity)
     return cache_model.Cache(options.cache_dir, stamp)
 
 
