@@ -142,3 +142,11 @@ def test_copula_keeps_i_after_vowel():
 def test_pairs_are_listed():
     assert ("을", "를") in korean.PARTICLE_PAIRS and ("으로", "로") in korean.PARTICLE_PAIRS
     assert ending_of("파일") == RIEUL
+
+
+@pytest.mark.parametrize("syllable, nieun", [
+    ("진", True), ("된", True), ("한", True), ("간", True),
+    ("지", False), ("일", False), ("곱", False), ("a", False), ("1", False),
+])
+def test_ends_in_nieun(syllable, nieun):
+    assert korean.ends_in_nieun(syllable) is nieun

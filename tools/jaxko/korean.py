@@ -23,6 +23,7 @@ from typing import Mapping
 HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
 _JONGSEONG_COUNT = 28
 _RIEUL = 8  # index of ㄹ among the final consonants
+_NIEUN = 4  # index of ㄴ
 
 # Kinds of ending of a word, as the particle sees it.
 VOWEL = "vowel"          # no final consonant: 를, 는, 가, 와, 로
@@ -65,6 +66,12 @@ COMMON_READINGS: Mapping[str, str] = {
 def is_hangul_syllable(ch: str) -> bool:
     """Whether ``ch`` is one precomposed Hangul syllable (가-힣)."""
     return HANGUL_FIRST <= ord(ch) <= HANGUL_LAST
+
+
+def ends_in_nieun(ch: str) -> bool:
+    """Whether the Hangul syllable ``ch`` has the final ㄴ (진, 된, 한): before 다 it ends a
+    verb (주어진다), not a noun taking the copula."""
+    return is_hangul_syllable(ch) and (ord(ch) - HANGUL_FIRST) % _JONGSEONG_COUNT == _NIEUN
 
 
 def _syllable_ending(ch: str) -> str:

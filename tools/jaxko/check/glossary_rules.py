@@ -327,8 +327,8 @@ def _gloss_of(term, msgstr: str) -> bool:
             for e in english:
                 for plural in ("", "s", "es"):
                     word = e + plural
-                    if lowered.endswith(word) and not re.match(
-                            r"[\w-]", lowered[-len(word) - 1:-len(word)] or " "):
+                    if lowered.endswith(word) and not (len(lowered) > len(word)
+                                                       and _joins(lowered[-len(word) - 1])):
                         return True
     return False
 

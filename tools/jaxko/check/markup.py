@@ -82,6 +82,7 @@ def literal_kept(message: Message, context: Context):
     new = [t for t in translated if t not in source]
     extra = {_skeleton(t) for t in new}
     korean = [t for t in new if re.search("[가-힣]", t)]
+    korean_skeletons = {_skeleton(t) for t in korean}
     # ``field``\s: a literal used as an English noun, which a translation may name in Korean.
     nouns = {i.text for i in msgid_inlines(message) if i.kind == inline.LITERAL
              and message.msgid.startswith("\\s", i.end)}
@@ -89,7 +90,7 @@ def literal_kept(message: Message, context: Context):
         if any(text == t + ending for t in translated for ending in _INFLECTIONS):
             continue  # the English inflection dropped: ``Mocks`` as ``Mock``
         skeleton = _skeleton(text)
-        if (skeleton in {_skeleton(t) for t in korean}
+        if (skeleton in korean_skeletons
                 or ((" " in text or "'" in text or '"' in text) and skeleton in extra)
                 or (text[:1] in "'\"" and any(t[:1] == text[:1] and t[-1:] == text[-1:] for t in korean))):
             # Only words changed, the code around them kept: ``(key, value)`` as

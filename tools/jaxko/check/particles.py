@@ -63,8 +63,7 @@ def _judge(word: str, shown_word: str, text: str, position: int, context: Contex
         return None  # 모듈라-3: the syllables are part of a name, not a particle
     if _pronounceable_acronym(word, context):
         return None
-    if form == "다" and position and korean.is_hangul_syllable(text[position - 1]) \
-            and (ord(text[position - 1]) - 0xAC00) % 28 == 4:
+    if form == "다" and position and korean.ends_in_nieun(text[position - 1]):
         return None  # 주어진다, 된다: the verb ending -ㄴ다, not the copula after a noun
     ending = context.ending(word)
     if ending is None or particle.accepts(form, ending):
