@@ -21,13 +21,13 @@ from jaxko.errors import UserError
 
 def find(paths: list[Path]) -> Path | None:
     """The pyproject.toml nearest above the first checked path, if any."""
-    for path in paths:
-        start = Path(path).resolve()
-        for folder in (start if start.is_dir() else start.parent, *start.parents):
-            candidate = folder / "pyproject.toml"
-            if candidate.is_file():
-                return candidate
-        break
+    if not paths:
+        return None
+    start = Path(paths[0]).resolve()
+    for folder in (start if start.is_dir() else start.parent, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
     return None
 
 
