@@ -239,3 +239,20 @@ def test_a_source_download_outside_the_tree_is_not_copied(tmp_path):
                               locale_dir=locale)
     assert SECRET not in _output_text(result.outdir)
     assert any("outside the docs tree" in w for w in result.unexpected)
+
+
+def test_html_in_a_rest_msgstr_is_shown_as_text_not_blocked(tmp_path):
+    """reST has no inline HTML: docutils escapes `<script>` in a paragraph, so the check
+    does not call it raw HTML there (safety.html is MyST-only) and the page shows it as
+    text, with nothing that acts."""
+    docs, locale = _tree(tmp_path, hostile=False)
+    catalog = locale / "ko" / "LC_MESSAGES" / "index.po"
+    po = polib.pofile(str(catalog))
+    po.find("Paragraph 1 of index.").msgstr = "본문 <script>alert(11)</script> <img src=x onerror=alert(12)>"
+    po.save(str(catalog))
+    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
+                              locale_dir=locale)
+    assert result.blocked == []
+    pages = _articles(result.outdir)
+    assert "본문 &lt;script&gt;alert(11)&lt;/script&gt;" in pages
+    assert active_parts(pages) == []

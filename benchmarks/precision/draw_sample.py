@@ -29,17 +29,20 @@ def main() -> None:
     parser.add_argument("findings", type=Path, help="jaxko check --format json output")
     parser.add_argument("output", type=Path)
     parser.add_argument("--root", default="/work/precision-data/pyko/")
+    parser.add_argument("--per-rule", type=int, default=PER_RULE,
+                        help=f"findings drawn per rule and severity (default {PER_RULE})")
+    parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args()
     findings = json.loads(args.findings.read_text(encoding="utf-8"))["findings"]
     by_rule = defaultdict(list)  # stratum: rule and severity (a rule may give hints too)
     for finding in findings:
         by_rule[finding["rule"], finding["severity"]].append(finding)
     largest = max(by_rule, key=lambda r: len(by_rule[r]))
-    rng = random.Random(SEED)
+    rng = random.Random(args.seed)
     sample = []
     for rule in sorted(by_rule):
         group = sorted(by_rule[rule], key=lambda f: (f["path"], f["line"], f["message"]))
-        size = PER_RULE + (LARGEST_RULE_EXTRA if rule == largest else 0)
+        size = args.per_rule + (LARGEST_RULE_EXTRA if rule == largest else 0)
         sample.extend(rng.sample(group, min(size, len(group))))
     with args.output.open("w", encoding="utf-8") as out:
         for f in sample:

@@ -47,9 +47,13 @@ def _html_items(items) -> Counter:
                    if i.kind in (inline.HTML, inline.COMMENT))
 
 
-@rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH), markup=True)
+@rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH), markup=True,
+      syntaxes=("myst",))
 def raw_html(message: Message, context: Context):
     """The msgstr adds raw HTML (tags, comments, event handlers) the msgid does not have.
+
+    MyST only: reStructuredText shows ``<script>`` as text (docutils escapes it), so in a
+    reST msgstr it is at worst a typo, never markup that reaches the page.
 
     Bad::
 
@@ -62,6 +66,12 @@ def raw_html(message: Message, context: Context):
         location: index.md:3
         msgid: JAX is <b>fast</b>.
         msgstr: JAX는 <b>빠릅니다</b>.
+
+    Good::
+
+        location: api.rst:3
+        msgid: Returns ``<hostname>``.
+        msgstr: "'<hostname>'을 반환합니다."
     """
     source = _html_items(msgid_inlines(message))
     translated = _html_items(msgstr_inlines(message))
