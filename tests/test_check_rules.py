@@ -60,7 +60,18 @@ def test_guide_lists_rule_with_its_examples(name):
 
 
 def test_guide_is_up_to_date():
-    from jaxko.check.guide import render
+    from jaxko.check.guide import prose_of, render
 
-    assert GUIDE.read_text(encoding="utf-8") == render(), \
+    text = GUIDE.read_text(encoding="utf-8")
+    assert text == render(prose_of(text)), \
         "docs/checks.md is stale; run `.venv/bin/python -m jaxko.check.guide`"
+
+
+def test_guide_without_its_marker_is_left_alone(tmp_path):
+    from jaxko.check.guide import main
+
+    page = tmp_path / "checks.md"
+    page.write_text("# 번역 검사 규칙\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=f"{page}: the line .* is missing"):
+        main([str(page)])
+    assert page.read_text(encoding="utf-8") == "# 번역 검사 규칙\n"

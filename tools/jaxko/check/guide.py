@@ -1,8 +1,9 @@
-"""Generate the rules chapter of the translator guide, ``docs/checks.md`` (Korean).
+"""Generate the rules part of the translator guide, ``docs/checks.md`` (Korean).
 
-The examples come from the rule docstrings (the same ones the tests run), the Korean
-explanations from :data:`EXPLANATIONS`; a rule without an explanation fails here.
-Regenerate with ``.venv/bin/python -m jaxko.check.guide``.
+The guide's prose (how to run, suppress, adopt) is written by hand above :data:`MARKER`;
+everything below it is generated: the examples from the rule docstrings (the same ones
+the tests run), the Korean explanations from :data:`EXPLANATIONS` (a rule without one
+fails here). Regenerate with ``.venv/bin/python -m jaxko.check.guide``.
 """
 
 from __future__ import annotations
@@ -117,86 +118,17 @@ EXPLANATIONS = {
         "강조가 풀립니다: 문장 부호를 강조 안쪽으로 옮기거나 구조를 바꿉니다.",
 }
 
-HEADER = """\
-# 번역 검사 규칙 (`jaxko check`)
+MARKER = "<!-- 아래는 생성됩니다: .venv/bin/python -m jaxko.check.guide (규칙 설명은 guide.py, 예시는 각 규칙의 docstring) -->\n"
 
-<!-- 이 파일은 생성됩니다: `.venv/bin/python -m jaxko.check.guide`. 규칙 설명은
-tools/jaxko/check/guide.py, 예시는 각 규칙의 docstring에 있습니다. -->
 
-`jaxko check`는 번역된(퍼지가 아닌) 모든 항목을 용어집, 조사, 마크업, 안전, 코드 규칙으로
-검사합니다. 각 예시의 **나쁜 예**는 실제로 그 규칙에 걸리고 **좋은 예**는 걸리지 않는다는 것을
-테스트(`tests/test_check_rules.py`)가 매번 확인합니다.
+GUIDE = repo_root() / "docs" / "checks.md"
 
-## 실행
 
-```console
-$ make check                                  # = jaxko check locale/ko
-$ jaxko check locale/ko/LC_MESSAGES/jit-compilation.po
-$ jaxko check --since origin/main             # 바뀐 항목만 (풀 리퀘스트 검토)
-$ jaxko check --select glossary,particle      # 규칙 계열만 골라서
-$ jaxko check --format json                   # 도구용 출력 (github: 워크플로 주석)
-```
-
-- 출력: `경로:줄: 심각도 규칙: 메시지 [제안]`. 줄은 항목의 `msgid` 줄입니다.
-- 종료 코드: 0 오류 없음, 1 오류 있음(`--fail-on warning`이면 경고도), 2 잘못된 입력
-  (읽을 수 없는 `.po`나 용어집: 파일과 줄을 알려 줍니다).
-- 원문 문법은 항목의 `#:` 위치로 정합니다: `.md`·`.ipynb`는 MyST, `.rst`와 docstring은 reST
-  (`--syntax`로 강제). 코드 블록인지는 스테이징된 원문(`_build/upstream/docs`,
-  `--source-dir`)에서 찾아 확인하고, 원문이 없으면 추측합니다.
-- 용어집: 기본은 `glossary/ko.yaml`, `--glossary FILE`로 바꿉니다.
-- 캐시: 바뀌지 않은 카탈로그는 다시 검사하지 않고 지난 결과를 씁니다(`.jaxko_cache/`,
-  `$JAXKO_CACHE_DIR`나 `--cache-dir DIR`로 위치를 바꿉니다). 카탈로그 내용, 그 원문 문서,
-  용어집, 고른 규칙, 검사 도구 코드 가운데 하나라도 바뀌면 다시 검사합니다. 모두 새로
-  검사하려면 `--no-cache`를 씁니다. `--since` 실행은 캐시를 읽지도 쓰지도 않습니다.
-- 사전 거름(prefilter): 규칙마다 할 일이 없는 항목을 싸게 알아보는 조건이 있습니다(원문이나
-  번역문에 특정 문자열이 있는지, 두 쪽의 인라인 마크업이 다른지). 검사기는 이 조건이 맞는
-  항목에만 규칙을 돌립니다. 사전 거름은 규칙이 찾을 것을 빠뜨리지 않습니다(테스트가 모든
-  규칙을 모든 항목에 돌린 결과와 비교합니다). 결과가 의심스러우면 `--no-prefilter`로 모든
-  규칙을 모든 항목에 돌려 비교할 수 있습니다(결과는 같아야 합니다).
-
-## 검사 끄기
-
-특정 항목에서 규칙을 끄려면 번역자 주석을 답니다. 이유를 `--` 뒤에 적습니다.
-
-```po
-# jaxko: ignore glossary.missing -- 여기서 methods는 기법이라는 뜻
-#: automatic-differentiation.md:20
-msgid "..."
-msgstr "..."
-```
-
-규칙 이름 대신 계열(`glossary`)을 쓰면 계열 전체를, 이름 없이 `jaxko: ignore`만 쓰면 모든
-규칙을 끕니다. 추출 주석(`#. jaxko: ignore ...`)도 같습니다.
-
-## 심각도
-
-- **오류(error)**: 페이지가 깨지거나, 잘못 링크되거나, 합의를 어긴 것. `make check`와 CI가 실패합니다.
-- **경고(warning)**: 검토할 것. 맞는 번역일 수도 있습니다.
-- **정보(info)**: 참고용 힌트. 기본 출력에는 보이지 않고 `--show-info`로 봅니다.
-
-규칙의 기본 심각도는 이 프로젝트가 쓰지 않은 실제 한국어 카탈로그(python-docs-ko)에서 잰
-정밀도에 맞춰 정했습니다(`BENCHMARKS.md`). 한 프로젝트의 문체나 정책을 지키게 하는 규칙(같은
-문장은 한 가지로, 조사는 강조 밖에, 원문에 없는 링크 금지)은 기본이 `info`이고, 그 정책을 가진
-프로젝트가 검사하는 카탈로그 위쪽의 `pyproject.toml`에서 올립니다. jax-docs-ko의 설정은 아래
-표의 괄호 안과 같습니다.
-
-```toml
-[tool.jaxko.check.severity]
-"consistency.translation" = "warning"
-```
-
-## 기존 카탈로그에 도입하기 (`--baseline`)
-
-```console
-$ jaxko check --baseline .jaxko-baseline.json          # 처음: 지금의 결과를 파일에 씁니다
-$ jaxko check --baseline .jaxko-baseline.json          # 다음부터: 새로 생긴 것만 보입니다
-$ jaxko check --baseline .jaxko-baseline.json --update-baseline   # 기준을 다시 씁니다
-$ jaxko check --statistics                             # 규칙별 개수
-```
-
-기준 파일은 결과를 (카탈로그, msgid, 규칙)으로 기억하므로 줄 번호가 바뀌어도 그대로 맞습니다.
-`--format json`의 각 결과에는 `msgid`와 `msgstr`이 함께 들어 있습니다.
-"""
+def prose_of(text: str, path: Path = GUIDE) -> str:
+    """The hand-written part of the guide: everything before the marker."""
+    if MARKER not in text:
+        raise SystemExit(f"{path}: the line {MARKER.strip()!r} is missing; put it where the rules begin")
+    return text[:text.index(MARKER)]
 
 
 def _example_block(example: dict) -> str:
@@ -220,8 +152,8 @@ def _first_sentence(text: str) -> str:
     return head + "다." if sep else text
 
 
-def render() -> str:
-    """The whole of docs/checks.md."""
+def render(prose: str) -> str:
+    """The whole of docs/checks.md: ``prose`` (everything up to the marker) and the rules."""
     load_rules_modules()
     missing = sorted(set(RULES) - set(EXPLANATIONS))
     if missing:
@@ -233,7 +165,7 @@ def render() -> str:
         raised = project.get(name, default)
         return default if raised == default else f"{default} (jax-docs-ko: {raised})"
 
-    out = [HEADER]
+    out = [prose, MARKER]
     out.append("\n## 규칙 목록\n\n| 규칙 | 심각도 | 요약 |\n|---|---|---|\n")
     for name in sorted(RULES, key=lambda n: (list(FAMILIES).index(RULES[n].family), n)):
         summary = _first_sentence(EXPLANATIONS[name]).replace("|", "\\|")
@@ -257,8 +189,8 @@ def render() -> str:
 def main(argv: list[str] | None = None) -> int:
     from jaxko.catalogs import write_text_atomic
 
-    target = Path(argv[0]) if argv else repo_root() / "docs" / "checks.md"
-    changed = write_text_atomic(target, render())
+    target = Path(argv[0]) if argv else GUIDE
+    changed = write_text_atomic(target, render(prose_of(target.read_text(encoding="utf-8"), target)))
     print(f"{target}: {'written' if changed else 'unchanged'}")
     return 0
 
