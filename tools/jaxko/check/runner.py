@@ -13,9 +13,7 @@
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
-import queue
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -398,7 +396,7 @@ def _map(checker: Checker, tasks, options: Options):
         from tqdm import tqdm
         progress = tqdm(total=len(tasks), unit="catalog", file=sys.stderr, leave=False)
     try:
-        if jobs > 1 and total >= PARALLEL_MIN_BYTES and "fork" in multiprocessing.get_all_start_methods():
+        if jobs > 1 and total >= PARALLEL_MIN_BYTES and hasattr(os, "fork"):
             outcomes = _forked(checker, tasks, jobs)
         else:
             outcomes = (_check_one(checker, task) for task in tasks)
@@ -414,6 +412,9 @@ def _map(checker: Checker, tasks, options: Options):
 
 
 def _forked(checker: Checker, tasks, jobs: int):
+    import multiprocessing  # imported here: a run with little text never forks
+    import queue
+
     context = multiprocessing.get_context("fork")
     todo, done = context.Queue(), context.Queue()
     # Largest first, so no worker is left with a big catalog at the end.
