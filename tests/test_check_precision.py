@@ -357,3 +357,34 @@ def test_issue_17_rules_catch_the_faults_planted_back(tmp_path):
     assert {("key-concepts.po", "consistency.translation", "warning"),
             ("index.po", "consistency.translation", "warning")} & found
     assert ("tracing.po", "glossary.gloss-position", "info") in found
+
+
+# Django's Korean catalog (an unseen fourth labelling): its misleading patterns.
+
+
+def test_html_in_a_rest_msgstr_is_not_raw_html(tmp_path):
+    """reST shows `<hostname>` as text; MyST passes `<script>` to the page."""
+    clean = [("Returns ``<hostname>``.", "'<hostname>'을 반환합니다.")]
+    assert check(tmp_path / "rst", clean, "safety.html") == []
+    planted = [("JAX is fast.", "JAX는 빠릅니다. <script>alert(1)</script>")]
+    found = check(tmp_path / "myst", planted, "safety.html", syntax="myst")
+    assert found and found[0].message.startswith("active HTML `<script>`")
+
+
+def test_backticks_that_pair_up_wrongly_are_one_finding_naming_them(tmp_path):
+    msgid = "The attribute is ``lookup_name``. The ORM reads ``name__ne`` with ``NotEqual``."
+    broken = '속성은 ``lookup_name"이다. ORM은 ``name__ne"를 ``NotEqual"과 읽는다.'
+    found = check(tmp_path / "broken", [(msgid, broken)], "markup.role")
+    assert len(found) == 1
+    assert "reads as interpreted text (and 1 more after it)" in found[0].message
+    assert "lost a backtick, or a quote replaced one" in found[0].message
+    fixed = "속성은 ``lookup_name``\\ 이다. ORM은 ``name__ne``\\ 를 ``NotEqual``\\ 과 읽는다."
+    assert check(tmp_path / "fixed", [(msgid, fixed)], "markup.role") == []
+    added = check(tmp_path / "added", [("See ``len``.", ":func:`len`\\ 을 보세요.")], "markup.role")
+    assert [f.message for f in added] == ["role :func:`len` is not in the msgid"]
+
+
+def test_a_translated_role_name_is_one_finding(tmp_path):
+    found = check(tmp_path, [(":setting:`CACHES`", ":설정:`CACHES`")], "markup.role")
+    assert [f.message for f in found] == [
+        "role name `설정` is translated: role names stay as in the msgid"]

@@ -28,11 +28,12 @@ def main() -> None:
     parser.add_argument("sample", type=Path)
     parser.add_argument("--labels", type=Path, required=True,
                         help="the labels of the sample (a module with LABELS, by position)")
+    parser.add_argument("--root", default="/work/precision-data/pyko/",
+                        help="the folder the sample's paths are relative to")
+    parser.add_argument("--compare", type=Path,
+                        help="a second labeller's labels: print where the two agree")
     args = parser.parse_args()
-    spec = importlib.util.spec_from_file_location("labels", args.labels)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    LABELS = module.LABELS
+    LABELS = _labels(args.labels)
     final = json.loads(args.findings.read_text(encoding="utf-8"))["findings"]
     population = Counter((f["rule"], f["severity"]) for f in final)
     rows = [json.loads(line) for line in args.sample.read_text(encoding="utf-8").splitlines()]
@@ -40,7 +41,7 @@ def main() -> None:
     # made a finding a hint): matched by place, rule and the first quoted name.
     by_place = {}
     for f in final:
-        by_place.setdefault((f["path"].rsplit("/pyko/", 1)[-1], f["line"], f["rule"]), []).append(f)
+        by_place.setdefault((f["path"].split(args.root, 1)[-1], f["line"], f["rule"]), []).append(f)
     for number, row in enumerate(rows):
         row["label"], row["reason"] = LABELS[number]
         candidates = by_place.get((row["path"], row["line"], row["rule"]), [])
@@ -76,6 +77,19 @@ def main() -> None:
           f"{100 * weighted_real / shown_total:.0f} %, real or arguable "
           f"{100 * (weighted_real + weighted_arguable) / shown_total:.0f} % "
           "(strata weighted by their size in the run).")
+    if args.compare:
+        other = _labels(args.compare)
+        same = [n for n in LABELS if n in other and LABELS[n][0] == other[n][0]]
+        print(f"\nThe two labellers agree on {len(same)} of {len(LABELS)} findings; they differ on "
+              + ", ".join(f"{n} ({rows[n]['rule']}: {LABELS[n][0]} / {other[n][0]})"
+                          for n in sorted(set(LABELS) - set(same))) + ".")
+
+
+def _labels(path: Path) -> dict:
+    spec = importlib.util.spec_from_file_location("labels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.LABELS
 
 
 if __name__ == "__main__":

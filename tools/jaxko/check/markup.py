@@ -154,6 +154,18 @@ def role_kept(message: Message, context: Context):
         location: library/dbm.rst:3
         msgid: See the :data:`open_flags` member.
         msgstr: :const:`open_flags` 멤버를 보세요.
+
+    Bad::
+
+        location: howto/lookups.rst:5
+        msgid: The attribute is ``lookup_name``. The ORM reads ``name__ne``.
+        msgstr: '속성은 ``lookup_name"이다. ORM은 ``name__ne"를 읽는다.'
+
+    Bad::
+
+        location: topics/cache.rst:9
+        msgid: :setting:`CACHES`
+        msgstr: :설정:`CACHES`
     """
     source = Counter(_role_key(i) for i in msgid_inlines(message) if i.kind == inline.ROLE)
     translated = Counter(_role_key(i) for i in msgstr_inlines(message) if i.kind == inline.ROLE)
@@ -174,11 +186,41 @@ def role_kept(message: Message, context: Context):
         was, now = (_show_role(*key, message.syntax) for key in (lost[0], added[0]))
         yield Hit(f"role {was} of the msgid has become {now}", was)
         return
-    for key in lost:
-        shown = _show_role(*key, message.syntax)
-        yield Hit(f"role {shown} of the msgid is missing or its target changed", shown)
+    # `text` without a role in reST that the msgid lacks: a role name written in Korean
+    # (:설정:`X`, one finding for the role it breaks), or the backticks of broken
+    # literals and roles pairing up with each other (one finding, where it starts).
+    extra, renamed, stray = [], set(), []
     for key in added:
-        yield Hit(f"role {_show_role(*key, message.syntax)} is not in the msgid")
+        if key[0] or message.syntax != "rst":
+            extra.append(Hit(f"role {_show_role(*key, message.syntax)} is not in the msgid"))
+            continue
+        start = next(i.start for i in msgstr_inlines(message)
+                     if i.kind == inline.ROLE and _role_key(i) == key)
+        named = _TRANSLATED_ROLE.search(message.msgstr, 0, start)
+        if named:
+            renamed.add(key[1])
+            extra.append(Hit(f"role name `{named.group(1)}` is translated: role names stay as "
+                             "in the msgid"))
+        else:
+            stray.append((start, key[1]))
+    if stray:
+        more = f" (and {len(stray) - 1} more after it)" if len(stray) > 1 else ""
+        extra.append(Hit(f"`{_clip(min(stray)[1])}` reads as interpreted text{more}, which the "
+                         "msgid does not have: a literal or role near it lost a backtick, or a "
+                         "quote replaced one"))
+    for key in lost:
+        if key[1] not in renamed:
+            shown = _show_role(*key, message.syntax)
+            yield Hit(f"role {shown} of the msgid is missing or its target changed", shown)
+    yield from extra
+
+
+# A role name in Korean right before a backtick (:설정:`CACHES`): not a role to docutils.
+_TRANSLATED_ROLE = re.compile(r":([^\s:`]*[가-힣][^\s:`]*):$")
+
+
+def _clip(text: str, size: int = 40) -> str:
+    return text if len(text) <= size else text[:size - 1] + "…"
 
 
 def _link_key(item) -> tuple:
