@@ -3,7 +3,9 @@
     python benchmarks/precision/report.py after.json benchmarks/precision/sample-2.jsonl \
         --labels benchmarks/precision/labels_2.py
 
-Writes the labels into the sample file (label, reason, and the severity the finding
+With ``--relabel``, findings whose message a fix changed are scored by their own, later
+labels (a relabelling of the new messages, blind to the first labels). Writes the labels
+into the sample file (label, reason, and the severity the finding
 has in the run given, which a later refinement may have changed or removed) and prints,
 per rule and severity: findings in the run, sampled, real / arguable / false, and the
 share real.
@@ -30,6 +32,9 @@ def main() -> None:
                         help="the labels of the sample (a module with LABELS, by position)")
     parser.add_argument("--root", default="/work/precision-data/pyko/",
                         help="the folder the sample's paths are relative to")
+    parser.add_argument("--relabel", type=Path, nargs=2, metavar=("JSONL", "LABELS"),
+                        help="findings whose message a later fix changed (each with its "
+                             "sample_position) and their own labels: they replace those rows")
     parser.add_argument("--compare", type=Path,
                         help="a second labeller's labels: print where the two agree")
     args = parser.parse_args()
@@ -48,6 +53,13 @@ def main() -> None:
         token = row["message"].split("`")[1] if "`" in row["message"] else ""
         match = [f for f in candidates if token in f["message"]] or candidates
         row["final_severity"] = match[0]["severity"] if match else "gone"
+    if args.relabel:
+        changed, labels = args.relabel
+        relabels = _labels(labels)
+        for number, line in enumerate(changed.read_text(encoding="utf-8").splitlines()):
+            row = rows[json.loads(line)["sample_position"]]
+            row["label"], row["reason"] = relabels[number]
+            row["final_severity"] = json.loads(line)["severity"]
     args.sample.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
                            encoding="utf-8")
     strata: dict = defaultdict(Counter)
