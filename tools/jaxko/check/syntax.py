@@ -179,14 +179,17 @@ def parses(message: Message, context: Context):
     if message.syntax == "rst":
         # Hangul next to markup is markup.hangul-after-markup's finding; parse the
         # msgstr as if it were fixed, to report only other problems.
-        new = rst_problems(_escape_hangul(message)) - rst_problems(message.msgid)
+        found = rst_problems(_escape_hangul(message))
+        new = found - rst_problems(message.msgid) if found else found  # most parse clean
         for problem in list(new)[:1]:
             yield Hit(f"reST: {problem}")
         return
     for found in _literal_underscores(message):
         yield found
         return
-    lost = _unparsed(message.msgstr, "myst") - _unparsed(message.msgid, "myst")
+    lost = _unparsed(message.msgstr, "myst")
+    if lost:
+        lost -= _unparsed(message.msgid, "myst")
     if lost:
         kinds = ", ".join(_NAMES.get(kind, kind) for kind in lost)
         yield Hit(f"MyST markup no longer parses: {kinds}; next to Hangul, emphasis after "
