@@ -45,22 +45,9 @@ class Message:
     # Rules suppressed on this entry (`jaxko: ignore RULE` comments).
     ignored: frozenset[str] = field(default=frozenset())
     heading: bool = False        # a section title in its source document
+    document: str | None = None  # source document of the first `#:` location
     # Values derived by rules (parsed markup, terms found), shared between rules.
     cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
-
-    @property
-    def is_code(self) -> bool:
-        """Whether the msgid came from a literal block or a notebook code cell."""
-        return self.block == CODE
-
-    @property
-    def is_math(self) -> bool:
-        return self.block == MATH
-
-    @property
-    def source(self) -> tuple[str, int] | None:
-        """(document, line) of the first location, e.g. ("index.rst", 43)."""
-        return first_location(self.locations)
 
     def suppressed(self, rule: str) -> bool:
         """Whether a `jaxko: ignore` comment on the entry covers ``rule``."""

@@ -173,7 +173,7 @@ class Checker:
                        if entry.tcomment or entry.comment else frozenset())
             found.append(Message(str(path), entry.line, entry.msgid, entry.msgstr, entry.msgctxt,
                                  entry.flags, locations, entry.tcomment, entry.comment, syntax,
-                                 kind.block, kind.language, ignored, kind.heading))
+                                 kind.block, kind.language, ignored, kind.heading, document))
         return found
 
     def check(self, messages) -> Checked:
@@ -228,10 +228,8 @@ class Checker:
                               is_suppressed(m.ignored, consistency.RULE)) for m in messages]
         sources = {}
         if self.sources.srcdir is not None:
-            for message in messages:
-                location = message.source
-                if location is not None and location[0] not in sources:
-                    sources[location[0]] = cache_model.stat_signature(self.sources.srcdir / location[0])
+            for document in {m.document for m in messages} - {None}:
+                sources[document] = cache_model.stat_signature(self.sources.srcdir / document)
         return CatalogResult(outcome.findings, records, sum(1 for e in entries if e.msgid),
                              outcome.checked, outcome.suppressed, cache_model.digest_bytes(data),
                              sources)
