@@ -61,7 +61,9 @@ EXPLANATIONS = {
     "markup.role":
         "역할(role)과 그 대상이 msgid와 같아야 합니다. 순서는 바뀌어도 되고, 표시 텍스트는 번역해도 "
         "됩니다(`` :ref:`추적 <jit-tracing>` ``). 대상이 바뀌면 빌드 때 "
-        "`i18n.inconsistent_references` 경고가 나거나 링크가 엉뚱한 곳을 가리킵니다.",
+        "`i18n.inconsistent_references` 경고가 나거나 링크가 엉뚱한 곳을 가리킵니다. 역할 이름"
+        "(`:setting:`)은 번역하지 않습니다. reST에서 리터럴을 따옴표로 닫는 등(``` ``lhs\" ```) 백틱의 "
+        "짝이 어긋나면 그 사이가 해석 텍스트로 읽히는데, 이는 처음 어긋난 곳에서 한 번만 알립니다.",
     "markup.link":
         "링크 대상이 msgid와 같아야 합니다. 링크 텍스트는 번역해도 됩니다. msgid에 없는 외부 URL은 "
         "`safety.new-url`이 따로 오류로 알립니다.",
@@ -74,7 +76,8 @@ EXPLANATIONS = {
         "사이에 이스케이프한 공백(`\\ `)을 넣습니다: `` :func:`jax.jit`\\ 으로 ``. MyST에서는 필요 없습니다.",
     "safety.html":
         "msgid에 없는 HTML 태그·주석을 msgstr에 넣으면 MyST가 그대로 페이지에 내보냅니다. "
-        "`<script>`, `onerror=` 같은 능동 HTML은 물론, 모든 새 HTML이 오류입니다.",
+        "`<script>`, `onerror=` 같은 능동 HTML은 물론, 모든 새 HTML이 오류입니다. reST는 태그를 "
+        "글자 그대로 보여 주므로(docutils가 이스케이프) MyST 메시지만 검사합니다.",
     "safety.url-scheme":
         "`javascript:`, `vbscript:`, `data:` URL은 msgid에 없는 한 어떤 경우에도 오류입니다.",
     "safety.new-url":
