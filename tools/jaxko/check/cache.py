@@ -8,9 +8,9 @@ What a catalog's findings depend on, and how the cache knows it is unchanged:
 * the source documents its ``#:`` locations name, which tell code blocks from prose:
   their size and mtime, recorded per catalog;
 * everything else is the run's *fingerprint*: the glossary file's bytes, the rule
-  selection and the severities the project gives them, ``--syntax``, the source folder, the Python version, the versions of
-  docutils and the MyST parser, and the source of the ``jaxko`` package itself (a
-  changed rule invalidates everything).
+  selection and the severities the project gives them, ``--syntax``, the source
+  folder, the Python version, the versions of docutils and the MyST parser, and the
+  source of the ``jaxko`` package itself (a changed rule invalidates everything).
 
 The cache is one JSON file (never pickle: a checkout under review must not be able to
 run code through a planted cache file) in ``.jaxko_cache/`` of the current folder,

@@ -93,7 +93,7 @@ def _in_sense(term, words: str, msgid: str) -> bool:
     lowered_words, en = words.lower(), term.en.lower()
     if lowered_words != en and lowered_words.endswith(("ed", "ing")) and not en.endswith(("ed", "ing")):
         return False  # a verb form (sharded, listed) of a noun term
-    if term.pos is None and term.en.lower().endswith(_NOUN_ENDINGS):
+    if term.pos is None and en.endswith(_NOUN_ENDINGS):
         return True
     for start in _occurs(words.lower(), lowered):
         before = re.findall(r"[a-z]+", lowered[max(0, start - 30):start])

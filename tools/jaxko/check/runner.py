@@ -387,7 +387,7 @@ def _work(checker: Checker, todo, done) -> None:
 def _map(checker: Checker, tasks, options: Options):
     """(name, outcome) of every task: in this process, or in forked workers when there
     is enough text to gain from them."""
-    total = sum(os.path.getsize(name) for name, _ in tasks if os.path.exists(name))
+    total = sum(_size(name) for name, _ in tasks)
     jobs = min(options.jobs or os.cpu_count() or 1, len(tasks))
     progress = None
     if options.progress and sys.stderr.isatty() and len(tasks) > 1:
@@ -409,6 +409,14 @@ def _map(checker: Checker, tasks, options: Options):
             progress.close()
 
 
+def _size(path: str) -> int:
+    """The size of a catalog; 0 for one that is gone (its check reports that)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
 def _forked(checker: Checker, tasks, jobs: int):
     import multiprocessing  # imported here: a run with little text never forks
     import queue
@@ -416,7 +424,7 @@ def _forked(checker: Checker, tasks, jobs: int):
     context = multiprocessing.get_context("fork")
     todo, done = context.Queue(), context.Queue()
     # Largest first, so no worker is left with a big catalog at the end.
-    for task in sorted(tasks, key=lambda t: -os.path.getsize(t[0]) if os.path.exists(t[0]) else 0):
+    for task in sorted(tasks, key=lambda t: -_size(t[0])):
         todo.put(task)
     for _ in range(jobs):
         todo.put(None)
