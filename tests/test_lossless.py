@@ -148,6 +148,23 @@ def test_symlinked_catalog_stays_a_symlink_with_its_mode(tmp_path, jaxko):
     assert target.stat().st_mode & 0o777 == 0o600
 
 
+def test_a_catalog_linked_to_a_system_file_is_named_not_quoted(tmp_path, jaxko):
+    """A pull request can commit a link to any file of the CI machine: the one-line
+    error names the catalog and line, and never prints the linked file's content."""
+    pot_dir, locale, po = _project(tmp_path, 'msgid "a"\nmsgstr "가"\n', 'msgid "a"\nmsgstr ""\n')
+    secret = tmp_path / "secret"
+    secret.write_text("s3cr3t:x:0:0:s3cr3t:/s3cr3t:/bin/bash\nline two\n", encoding="utf-8")
+    po.unlink()
+    po.symlink_to(secret)
+    for args in (("check", str(po)), ("stats", "--locale-dir", str(locale)),
+                 ("fmt", str(po))):
+        proc = jaxko(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert f"{po}:1: not a gettext line" in proc.stderr, proc.stderr
+        assert "s3cr3t" not in proc.stderr and "bash" not in proc.stderr, proc.stderr
+    assert secret.read_text(encoding="utf-8").startswith("s3cr3t:x")
+
+
 # One verdict: each malformed catalog, given to every command that reads catalogs.
 MALFORMED = {
     "bad-escape": (HEADER + 'msgid "a"\nmsgstr "b\\q"\n', 7, "invalid escape sequence"),
@@ -184,6 +201,16 @@ MALFORMED = {
                       "duplicate msgid (also at line 1)"),
     "blank-inside-entry": (HEADER + 'msgid "a"\n\nmsgstr "b"\n', 6, "line out of place"),
     "bad-utf8": (None, 7, "not valid UTF-8"),
+    # Line breaks only some readers see (docutils and polib split at str.splitlines()'s).
+    "line-separator": (HEADER + 'msgid "a"\nmsgstr "b\u2028.. plot::"\n', 7, "U+2028"),
+    "paragraph-separator": (HEADER + 'msgid "a"\nmsgstr "b\u2029c"\n', 7, "U+2029"),
+    "next-line": (HEADER + 'msgid "a"\nmsgstr "b\u0085c"\n', 7, "U+0085"),
+    "file-separator": (HEADER + 'msgid "a"\nmsgstr "b\x1cc"\n', 7, "U+001C"),
+    "lone-cr-in-comment": (HEADER + '# note\rmsgid "x"\nmsgid "a"\nmsgstr "b"\n', 6, "U+000D"),
+    "form-feed-escape": (HEADER + 'msgid "a"\nmsgstr "b\\f.. plot::"\n', 7, "escape `\\f`"),
+    "vertical-tab-escape": (HEADER + 'msgid "a"\nmsgstr "b\\vc"\n', 7, "escape `\\v`"),
+    "backspace-escape": (HEADER + 'msgid "a"\nmsgstr "b\\bc"\n', 7, "escape `\\b`"),
+    "cr-escape": (HEADER + 'msgid "a"\nmsgstr "b\\rc"\n', 7, "escape `\\r`"),
 }
 
 
