@@ -328,3 +328,58 @@ def test_readers_agree_on_mutated_catalogs(tmp_path):
         assert len(set(found.values())) == 1, ("\n".join(lines), found)
         refused += found["polib"] != "ok"
     assert 100 < refused < 350  # both kinds are well represented
+
+
+def _five_catalogs(tmp_path: Path) -> tuple[Path, Path, dict[Path, bytes]]:
+    """Five catalogs, each of which `update` will change (a new message in every .pot)."""
+    pot_dir, locale = tmp_path / "gettext", tmp_path / "locale"
+    out = locale / "ko" / "LC_MESSAGES"
+    pot_dir.mkdir()
+    out.mkdir(parents=True)
+    for i in range(5):
+        (pot_dir / f"doc{i}.pot").write_text(POT_HEADER + f'msgid "a{i}"\nmsgstr ""\n\n'
+                                             f'msgid "new{i}"\nmsgstr ""\n', encoding="utf-8")
+        (out / f"doc{i}.po").write_text(HEADER + f'msgid "a{i}"\nmsgstr "가{i}"\n', encoding="utf-8")
+    return pot_dir, locale, {p: p.read_bytes() for p in out.glob("*.po")}
+
+
+def test_ctrl_c_while_merging_leaves_every_catalog_as_it_was(tmp_path, monkeypatch):
+    from jaxko import catalogs as cat
+    from jaxko import update
+
+    pot_dir, locale, before = _five_catalogs(tmp_path)
+    real, calls = cat.merge, []
+
+    def merge(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cat, "merge", merge)
+    with pytest.raises(KeyboardInterrupt):
+        update.update(pot_dir=pot_dir, locale_dir=locale, srcdir=tmp_path, progress=False)
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_ctrl_c_while_writing_names_exactly_the_catalogs_written(tmp_path, monkeypatch):
+    from jaxko import catalogs as cat
+    from jaxko import update
+    from jaxko.errors import Interrupted
+
+    pot_dir, locale, before = _five_catalogs(tmp_path)
+    real, calls = cat.write_text_atomic, []
+
+    def write(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cat, "write_text_atomic", write)
+    with pytest.raises(Interrupted) as caught:
+        update.update(pot_dir=pot_dir, locale_dir=locale, srcdir=tmp_path, progress=False)
+    changed = sorted(p.name for p in before if p.read_bytes() != before[p])
+    assert changed == ["doc0.po", "doc1.po"]
+    assert "2 of 5 catalogs written (doc0.po, doc1.po)" in caught.value.format()
+    assert caught.value.exit_code == 130
