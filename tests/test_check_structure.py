@@ -81,3 +81,15 @@ def test_no_project_setting_lowers_a_safety_rule(tmp_path):
         '[tool.jaxko.check.severity]\n"safety.structure" = "info"\n', encoding="utf-8")
     with pytest.raises(UserError, match="safety rules are always errors"):
         config.severities([tmp_path])
+
+
+def test_checking_a_msgstr_reads_no_file(tmp_path):
+    """syntax.parse runs docutils on the msgstr: an `include` there must not read a file
+    of the machine running the check (its content could surface in a finding)."""
+    from jaxko.check.syntax import rst_problems
+
+    secret = tmp_path / "secret.rst"
+    secret.write_text("Title\n=====\n\n.. unknown-directive-s3cr3t::\n", encoding="utf-8")
+    problems = rst_problems(f"본문.\n\n.. include:: {secret}\n")
+    assert not any("s3cr3t" in problem for problem in problems), problems
+    assert any("disabled" in problem for problem in problems), problems

@@ -52,7 +52,8 @@ class Part(NamedTuple):
                 "link": "link to", "image": "image", "reference": "reference to",
                 "target": "link target", "substitution": "substitution",
                 "substitution-definition": "substitution definition",
-                "front-matter": "front matter", "field": "page metadata field"}[self.kind]
+                "front-matter": "front matter (page metadata, parser settings)",
+                "unparsable": "text the parser gave up on"}[self.kind]
         value = self.value if len(self.value) <= 60 else self.value[:57] + "..."
         return f"{what} `{value}`" if value else what
 
@@ -172,7 +173,9 @@ def no_directives(on_refused: Callable[[str], None]):
 
 
 @lru_cache(maxsize=1)
-def _rst():
+def rst_parser():
+    """docutils' reST parser and quiet settings that insert no file (shared with
+    ``syntax.parse``)."""
     from docutils.frontend import get_default_settings
     from docutils.parsers.rst import Parser
 
@@ -247,7 +250,7 @@ def _parse(text: str):
     """A reST text parsed by docutils with recorders for every directive and role."""
     from docutils.utils import new_document
 
-    parser, settings = _rst()
+    parser, settings = rst_parser()
     document = new_document("<message>", settings.copy())
     with recording() as parts:
         try:
@@ -284,10 +287,8 @@ def _walk(document, parts: Counter) -> None:
             parts[Part("substitution", node.get("refname", ""))] += 1
         elif isinstance(node, addnodes.pending_xref):
             parts[Part("link", str(node.get("reftarget", "")))] += 1
-        elif isinstance(node, (nodes.docinfo, nodes.meta)):
+        elif isinstance(node, nodes.meta):
             parts[Part("front-matter", "")] += 1
-        elif isinstance(node, nodes.field_name):
-            parts[Part("field", node.astext().strip().lower())] += 1
 
 
 @lru_cache(maxsize=8192)
