@@ -209,3 +209,43 @@ def test_a_removed_record_is_reported(repo, capsys):
     code, out = voided(capsys, locale)
     assert code == 1 and f"for message {key_of('Hello world.')} was removed" in out
     assert f"{records_file(locale)}:1: ai-pass record by {AI}" in out
+
+
+def test_recover_history_puts_overwritten_verdicts_back(repo, capsys):
+    """A records file written before records kept history: a rejection, overwritten by
+    the approval of the fixed text in a later commit, comes back from git."""
+    locale, catalog = repo["locale"], repo["catalog"]
+    key = key_of("Use the function.")
+    path = records_file(locale)
+    # the old tools: the rejection record ...
+    old = review.Record(key, review.text_hash("함수를 사용합니다."), "함수를 사용합니다.", AI,
+                        "2026-11-24", review.Kind.AI_PASS, "rejected", "'씁니다'로")
+    review.save_records(path, [old])
+    git(locale, "add", "-A")
+    git(locale, "commit", "-qm", "AI pass: rejected", user="maintainer")
+    # ... overwritten, no history, by the approval of the fixed text
+    po = catalogs.load(catalog)
+    po.find("Use the function.").msgstr = "함수를 씁니다."
+    catalogs.save(po, catalog)
+    new = review.Record(key, review.text_hash("함수를 씁니다."), "함수를 씁니다.", AI,
+                        "2026-11-25", review.Kind.AI_PASS, "approved")
+    review.save_records(path, [new])
+    git(locale, "add", "-A")
+    git(locale, "commit", "-qm", "AI pass: approved", user="maintainer")
+    args = ["review", "recover-history", "--locale-dir", str(locale)]
+    capsys.readouterr()
+    assert main([*args, "--dry-run"]) == 0
+    assert "1 earlier verdicts would be restored" in capsys.readouterr().out
+    assert main(args) == 0
+    (record,) = review.load_records(path)
+    assert record.verdict == "approved" and record.msgstr == "함수를 씁니다."
+    (past,) = record.history
+    assert (past.verdict, past.note, past.msgstr, past.date) == (
+        "rejected", "'씁니다'로", "함수를 사용합니다.", "2026-11-24")
+    before = path.read_bytes()
+    assert main(args) == 0 and path.read_bytes() == before      # a second run: nothing
+    # restored history of an AI pass is no forged record
+    git(locale, "add", "-A")
+    git(locale, "commit", "-qm", "recover history", user="maintainer")
+    git(locale, "tag", "-f", "base", "HEAD~1")
+    assert voided(capsys, locale)[0] == 0

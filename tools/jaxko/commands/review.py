@@ -91,6 +91,18 @@ def register(sub) -> None:
     common(voided)
     voided.set_defaults(func=run_voided)
 
+    recover = actions.add_parser(
+        "recover-history", help="put verdicts git shows were overwritten back into history",
+        description="Records written before records kept a history lost a replaced verdict "
+                    "(a rejection overwritten by the approval of the fixed text) from the "
+                    "file, not from git: this reads every commit that changed a records "
+                    "file and restores those verdicts under `history`, changing nothing "
+                    "else. A second run restores nothing.")
+    recover.add_argument("documents", nargs="*", metavar="DOC", help="default: every document")
+    recover.add_argument("--dry-run", action="store_true", help="only say what would be restored")
+    common(recover)
+    recover.set_defaults(func=run_recover)
+
     start = actions.add_parser(
         "start", help="interactive review in a terminal, one message at a time",
         description="Shows each message of DOC in the queue of --kind (English, Korean, "
@@ -246,6 +258,28 @@ def run_voided(args) -> int:
             out.write("\n".join(["### 검수 현황 (jaxko review voided)", "", *table]) + "\n")
     print("\n".join(lines + table))
     return result.exit_code
+
+
+def run_recover(args) -> int:
+    from jaxko.workflow import review_audit
+
+    documents = _documents(args)
+    chosen = [resolve(name, documents) for name in args.documents] or \
+        [documents[k] for k in sorted(documents)]
+    reviews = review.reviews_dir(args.locale_dir, args.language)
+    total = 0
+    for doc in chosen:
+        path = review.records_path(reviews, doc.docname)
+        if not path.is_file():
+            continue
+        records, count = review_audit.recover_history(path)
+        if count:
+            total += count
+            print(f"{path}: {count} earlier verdicts restored to history")
+            if not args.dry_run:
+                review.save_records(path, records)
+    print(f"{total} earlier verdicts {'would be ' if args.dry_run else ''}restored")
+    return 0
 
 
 def run_html(args) -> int:

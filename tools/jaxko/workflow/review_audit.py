@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -309,3 +309,60 @@ def _records_problems(root: Path, revision: str, path: Path, now: Records, then:
                 f"removed (it was on line {record.line} at {revision}); records are the "
                 "review history: restore it"))
     return found
+
+
+# --------------------------------------------------------------------------- history
+
+
+def recover_history(records_file: Path) -> tuple[Records, int]:
+    """The records of ``records_file`` with the verdicts git history shows they replaced.
+
+    Records written before records kept a history (a rejection later overwritten by the
+    approval of the fixed text) lost it from the file, not from git: each commit that
+    changed the file is compared with its parent, and a record it replaced (same message
+    and kind, another verdict or text) goes back into the newer record's history, in
+    the order it was replaced. Returns the records and how many verdicts were restored;
+    nothing else in a record changes, and a second run restores nothing.
+    """
+    current = review.load_records(records_file)
+    folder = records_file.parent
+    top = _git(["rev-parse", "--show-toplevel"], folder)
+    if top.returncode != 0:
+        raise UserError("not in a git repository; the history is read from git", records_file)
+    root = Path(top.stdout.strip()).resolve()
+    relative = records_file.resolve().relative_to(root).as_posix()
+    log = _git(["log", "--no-merges", "--reverse", "--format=%H", "--", relative], root)
+    restored: dict[tuple[str, Kind], list[review.Past]] = {}
+    for commit in log.stdout.split():
+        after = _show_records(root, commit, relative)
+        before = _show_records(root, f"{commit}^", relative)
+        for record in after:
+            old = before.get(record.key, record.kind)
+            if old is None or _verdict(old) == _verdict(record):
+                continue
+            for past in (*old.history, old.as_past()):
+                found = restored.setdefault((record.key, record.kind), [])
+                if past not in found:
+                    found.append(past)
+    count = 0
+    result = Records()
+    for record in current:
+        missing = [p for p in restored.get((record.key, record.kind), ())
+                   if p not in record.history and p != record.as_past()]
+        if missing:
+            count += len(missing)
+            record = replace(record, history=tuple(missing) + record.history)
+        result.put(record)
+    return result, count
+
+
+def _verdict(record: Record) -> tuple:
+    return (record.msgstr_hash, record.msgstr, record.reviewer, record.date, record.verdict,
+            record.note)
+
+
+def _show_records(root: Path, revision: str, relative: str) -> Records:
+    out = _git(["show", f"{revision}:{relative}"], root)
+    if out.returncode != 0:
+        return Records()
+    return review.parse_records(out.stdout, f"{revision}:{relative}")
