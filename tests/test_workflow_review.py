@@ -292,7 +292,7 @@ def test_site_names_an_ai_pass_as_such(project):
     assert approve(locale, "--kind", "ai-pass", "--all-clean") == 0
     (item,) = stats.collect(locale).__iter__()
     state, line = review_text(item)
-    assert state == "ai" and line.startswith("AI 검토만 마쳤습니다(검수자, ")
+    assert state == "ai" and line.startswith("AI 검토만 마쳤습니다: 검수자, ")
     assert "검수 완료" not in line
     assert credit_parts(item) == ["번역: 역자", "AI 검토: 검수자"]
 

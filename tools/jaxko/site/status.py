@@ -178,9 +178,9 @@ def review_text(item) -> tuple[str, str]:
         names = ", ".join(c.name for c in review.credits_of(Kind.AI_PASS))
         date = review.last_date(Kind.AI_PASS)
         if ai_only == total:
-            return "ai", f"AI 검토만 마쳤습니다({names}, {date}). 사람의 검수는 아직입니다."
-        return "ai", (f"번역된 메시지 {total}개 중 {ai_only}개가 AI 검토만 마쳤습니다"
-                      f"({names}, {date}). 사람의 검수는 아직입니다.")
+            return "ai", f"AI 검토만 마쳤습니다: {names}, {date}. 사람의 검수는 아직입니다."
+        return "ai", (f"번역된 메시지 {total}개 중 {ai_only}개가 AI 검토만 마쳤습니다: "
+                      f"{names}, {date}. 사람의 검수는 아직입니다.")
     return "none", "이 문서의 번역은 아직 검수되지 않았습니다."
 
 
