@@ -12,7 +12,7 @@ import pytest
 from jaxko import catalogs
 from jaxko.cli import main
 from jaxko.workflow import review
-from test_workflow_review import key_of, project, write_pot  # noqa: F401  (the fixture)
+from test_workflow_review import key_of, project  # noqa: F401  (project: the fixture)
 
 AI = "Claude (AI 2차 검토)"
 

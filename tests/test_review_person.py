@@ -13,7 +13,7 @@ from jaxko.check import pofile
 from jaxko.cli import main
 from jaxko.workflow import review
 from jaxko.workflow.documents import Document
-from test_workflow_review import key_of, project, write_pot  # noqa: F401  (the fixture)
+from test_workflow_review import key_of, project  # noqa: F401  (project: the fixture)
 
 AI = "Claude (AI 2차 검토)"
 ROOT = Path(__file__).resolve().parents[1]

@@ -388,13 +388,12 @@ class Item:
         return "unreviewed"
 
     def earlier(self) -> Record | None:
-        """The approval of an earlier text of this message (a person's first), if no
-        approval of the same kind is current: what the diff compares with."""
-        for kind in (Kind.PERSON, Kind.SELF, Kind.AI_PASS):
+        """An approval of an earlier text of this message (a person's before an AI
+        pass's): what the word diff compares with."""
+        for kind in Kind:
             record = self.records.get(kind)
             if record is not None and record.approved and not self.is_current(record):
-                if self.approval(kind) is None:
-                    return record
+                return record
         return None
 
     @property
@@ -621,7 +620,8 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
     if assignments_path is not None:
         assignment = assignments_mod.load(assignments_path).for_docname(document.docname)
     translators = {n.casefold() for n in (assignment.translators if assignment else ())}
-    spans = {message_key(e.msgctxt, e.msgid): (e.first_line, e.last_line)
+    # the msgid and msgstr lines (not the comments `jaxko update` rewrites)
+    spans = {message_key(e.msgctxt, e.msgid): (e.line, e.last_line)
              for e in pofile.read(catalog)}
     for key in chosen:
         item = items[key]

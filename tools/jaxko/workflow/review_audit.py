@@ -32,7 +32,7 @@ import yaml
 from jaxko.errors import UserError
 from jaxko.workflow import review
 from jaxko.workflow.documents import Document
-from jaxko.workflow.review import Kind, Level, Record, Records
+from jaxko.workflow.review import Kind, Record, Records
 
 ALLOWLIST_NAME = "reviewers.yaml"
 

@@ -120,9 +120,11 @@ def render_page(doc: Document, items: list[review.Item], findings: dict[int, lis
             english += f'<div class="was">이전 원문: {escape(item.previous_msgid)}</div>'
         state = item.state(review.Kind.PERSON)
         level = item.level
-        cell = (f'<span class="level">{escape(level.label if item.translation == "translated" else STATE_KO[state])}</span>'
-                + (f' · {STATE_KO[state]}' if state not in ("reviewed", "fuzzy", "unreviewed", "ai-passed") else "")
-                + _records_html(item))
+        # the level of a translated message (fuzzy: its state), then why it waits
+        heading = level.label if item.translation == "translated" else STATE_KO[state]
+        if state in ("changed", "rejected"):
+            heading += f" · {STATE_KO[state]}"
+        cell = f'<span class="level">{escape(heading)}</span>{_records_html(item)}'
         line_link = f'<a href="{escape(catalog_href)}">{escape(doc.catalog.name)}:{item.line}</a>'
         if github:
             line_link += f' (<a href="{escape(github)}#L{item.line}">GitHub</a>)'
