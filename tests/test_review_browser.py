@@ -9,7 +9,8 @@ import pytest
 
 from conftest import FIXTURES, ROOT
 from jaxko import catalogs
-from jaxko.workflow import review, review_html
+from jaxko.cli import main
+from jaxko.workflow import review
 from jaxko.workflow.documents import Document
 
 pytestmark = pytest.mark.browser
@@ -42,7 +43,8 @@ def pages(tmp_path):
     faulty.msgstr += " <script>alert(1)</script>"   # an error finding (code or safety rule)
     catalogs.save(po, notebook.catalog)
     out = tmp_path / "review"
-    review_html.write_pages(documents, reviews, out)
+    # what `make review-html` runs (`jaxko review html`), on this locale
+    assert main(["review", "html", "--outdir", str(out), "--locale-dir", str(locale)]) == 0
     keys = {name: review.message_key(e.msgctxt, e.msgid)
             for name, e in (("approved", approved), ("edited", edited), ("faulty", faulty))}
     return out, keys, len(translated)
