@@ -21,8 +21,10 @@ from jaxko import catalogs
 from jaxko.workflow import review
 from jaxko.workflow.documents import Document
 
-STATE_KO = {"reviewed": "사람 검수 완료", "unreviewed": "검수 전", "ai-passed": "AI 검토만 거침",
-            "changed": "승인 후 바뀜", "rejected": "거부됨", "fuzzy": "퍼지(원문 바뀜)"}
+# queue states in Korean: the three levels' own labels, and why a message waits
+STATE_KO = {"reviewed": review.Level.PERSON.label, "unreviewed": review.Level.NOT_REVIEWED.label,
+            "ai-passed": review.Level.AI_PASS.label, "changed": "승인 후 바뀜",
+            "rejected": "거부됨", "fuzzy": "퍼지(원문 바뀜)"}
 VERDICT_KO = {review.APPROVED: "승인", review.REJECTED: "거부"}
 
 STYLE = """
@@ -143,7 +145,7 @@ def render_page(doc: Document, items: list[review.Item], findings: dict[int, lis
 <p><a href="../index.html">← 전체 문서</a></p>
 <h1>검토: {escape(doc.docname)}</h1>
 <p>사람의 검수를 기다리는 메시지 {queue}개(AI 검토만 거친 메시지 포함)를 먼저 보여 줍니다.
-AI 검토 기록은 <span class="kind">AI 검토</span>로 표시합니다. 검수: <code>jaxko review approve {escape(doc.docname)} -m ID --reviewer 이름</code></p>
+AI 검토 기록은 <span class="kind">{review.Kind.AI_PASS.label}</span>로 표시합니다. 검수: <code>jaxko review approve {escape(doc.docname)} -m ID --reviewer 이름</code></p>
 <p><label><input type="checkbox" id="only-waiting" checked> 사람 검수 대기만</label>
 <label><input type="checkbox" id="only-ai"> AI 검토만 거친 것만</label>
 <label><input type="checkbox" id="only-findings"> 검사 결과 있는 것만</label>
