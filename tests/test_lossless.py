@@ -148,6 +148,23 @@ def test_symlinked_catalog_stays_a_symlink_with_its_mode(tmp_path, jaxko):
     assert target.stat().st_mode & 0o777 == 0o600
 
 
+def test_a_catalog_linked_to_a_system_file_is_named_not_quoted(tmp_path, jaxko):
+    """A pull request can commit a link to any file of the CI machine: the one-line
+    error names the catalog and line, and never prints the linked file's content."""
+    pot_dir, locale, po = _project(tmp_path, 'msgid "a"\nmsgstr "가"\n', 'msgid "a"\nmsgstr ""\n')
+    secret = tmp_path / "secret"
+    secret.write_text("s3cr3t:x:0:0:s3cr3t:/s3cr3t:/bin/bash\nline two\n", encoding="utf-8")
+    po.unlink()
+    po.symlink_to(secret)
+    for args in (("check", str(po)), ("stats", "--locale-dir", str(locale)),
+                 ("fmt", str(po))):
+        proc = jaxko(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert f"{po}:1: not a gettext line" in proc.stderr, proc.stderr
+        assert "s3cr3t" not in proc.stderr and "bash" not in proc.stderr, proc.stderr
+    assert secret.read_text(encoding="utf-8").startswith("s3cr3t:x")
+
+
 # One verdict: each malformed catalog, given to every command that reads catalogs.
 MALFORMED = {
     "bad-escape": (HEADER + 'msgid "a"\nmsgstr "b\\q"\n', 7, "invalid escape sequence"),
@@ -184,6 +201,16 @@ MALFORMED = {
                       "duplicate msgid (also at line 1)"),
     "blank-inside-entry": (HEADER + 'msgid "a"\n\nmsgstr "b"\n', 6, "line out of place"),
     "bad-utf8": (None, 7, "not valid UTF-8"),
+    # Line breaks only some readers see (docutils and polib split at str.splitlines()'s).
+    "line-separator": (HEADER + 'msgid "a"\nmsgstr "b\u2028.. plot::"\n', 7, "U+2028"),
+    "paragraph-separator": (HEADER + 'msgid "a"\nmsgstr "b\u2029c"\n', 7, "U+2029"),
+    "next-line": (HEADER + 'msgid "a"\nmsgstr "b\u0085c"\n', 7, "U+0085"),
+    "file-separator": (HEADER + 'msgid "a"\nmsgstr "b\x1cc"\n', 7, "U+001C"),
+    "lone-cr-in-comment": (HEADER + '# note\rmsgid "x"\nmsgid "a"\nmsgstr "b"\n', 6, "U+000D"),
+    "form-feed-escape": (HEADER + 'msgid "a"\nmsgstr "b\\f.. plot::"\n', 7, "escape `\\f`"),
+    "vertical-tab-escape": (HEADER + 'msgid "a"\nmsgstr "b\\vc"\n', 7, "escape `\\v`"),
+    "backspace-escape": (HEADER + 'msgid "a"\nmsgstr "b\\bc"\n', 7, "escape `\\b`"),
+    "cr-escape": (HEADER + 'msgid "a"\nmsgstr "b\\rc"\n', 7, "escape `\\r`"),
 }
 
 
@@ -301,3 +328,58 @@ def test_readers_agree_on_mutated_catalogs(tmp_path):
         assert len(set(found.values())) == 1, ("\n".join(lines), found)
         refused += found["polib"] != "ok"
     assert 100 < refused < 350  # both kinds are well represented
+
+
+def _five_catalogs(tmp_path: Path) -> tuple[Path, Path, dict[Path, bytes]]:
+    """Five catalogs, each of which `update` will change (a new message in every .pot)."""
+    pot_dir, locale = tmp_path / "gettext", tmp_path / "locale"
+    out = locale / "ko" / "LC_MESSAGES"
+    pot_dir.mkdir()
+    out.mkdir(parents=True)
+    for i in range(5):
+        (pot_dir / f"doc{i}.pot").write_text(POT_HEADER + f'msgid "a{i}"\nmsgstr ""\n\n'
+                                             f'msgid "new{i}"\nmsgstr ""\n', encoding="utf-8")
+        (out / f"doc{i}.po").write_text(HEADER + f'msgid "a{i}"\nmsgstr "가{i}"\n', encoding="utf-8")
+    return pot_dir, locale, {p: p.read_bytes() for p in out.glob("*.po")}
+
+
+def test_ctrl_c_while_merging_leaves_every_catalog_as_it_was(tmp_path, monkeypatch):
+    from jaxko import catalogs as cat
+    from jaxko import update
+
+    pot_dir, locale, before = _five_catalogs(tmp_path)
+    real, calls = cat.merge, []
+
+    def merge(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cat, "merge", merge)
+    with pytest.raises(KeyboardInterrupt):
+        update.update(pot_dir=pot_dir, locale_dir=locale, srcdir=tmp_path, progress=False)
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_ctrl_c_while_writing_names_exactly_the_catalogs_written(tmp_path, monkeypatch):
+    from jaxko import catalogs as cat
+    from jaxko import update
+    from jaxko.errors import Interrupted
+
+    pot_dir, locale, before = _five_catalogs(tmp_path)
+    real, calls = cat.write_text_atomic, []
+
+    def write(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cat, "write_text_atomic", write)
+    with pytest.raises(Interrupted) as caught:
+        update.update(pot_dir=pot_dir, locale_dir=locale, srcdir=tmp_path, progress=False)
+    changed = sorted(p.name for p in before if p.read_bytes() != before[p])
+    assert changed == ["doc0.po", "doc1.po"]
+    assert "2 of 5 catalogs written (doc0.po, doc1.po)" in caught.value.format()
+    assert caught.value.exit_code == 130

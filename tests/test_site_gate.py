@@ -9,11 +9,13 @@ fails. A clean catalog of the same tree builds with nothing blocked.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlparse
 
 import nbformat
 
@@ -21,11 +23,14 @@ import polib
 import pytest
 
 from conftest import run_jaxko
+from test_site_browser import browser, page  # noqa: F401
 from jaxko.site import build as site_build
 from jaxko.site import gate as site_gate
 
 OUTSIDE = "../" * 12 + "etc/passwd"
 PWNED = Path(tempfile.gettempdir()) / f"jaxko-gate-plot-{os.getpid()}"
+# Written by docs/scripts/pwn.py, which a `.. plot:: scripts/pwn.py` msgstr would run.
+PWNED_SCRIPT = Path(tempfile.gettempdir()) / f"jaxko-gate-script-{os.getpid()}"
 SECRET = Path("/etc/passwd").read_text(encoding="utf-8").splitlines()[0]
 
 # (page, msgstr payload). Each msgid is "Paragraph N of <page>." in the English page.
@@ -71,6 +76,40 @@ PAYLOADS = [
     ("nb", "<script>alert(9)</script>"),
     ("nb", "[여기](javascript:alert(10))를 누르세요."),
     ("nb", f"![그림]({OUTSIDE})"),
+    # Spellings no pattern above was written for: the parsers decide (safety.structure).
+    ("page", "본문 <?x><img src=x onerror=alert(20)>?> 끝"),  # a processing instruction
+    ("page", "본문 <![CDATA[><img src=x onerror=alert(21)>]]> 끝"),
+    ("page", "<div>\n<img/src/onerror=alert(22)>\n</div>"),  # handler after `/`
+    ("page", "[문서](https:evil.example/a)를 보세요."),  # no `//`: still a foreign link
+    ("page", "<https://evil.example/auto> 를 보세요."),
+    ("page", "[문서][e]를 보세요.\n\n[e]: https://evil.example/def"),
+    ("page", "본문 <svg onload=alert(23)></svg>"),
+    ("page", "본문 <math><mtext><script>alert(24)</script></mtext></math>"),
+    ("page", "<a href=\"https://evil.example\" style=\"position:fixed;top:0\">클릭</a>"),
+    ("page", "<form action=\"https://evil.example/f\"><input name=q></form>"),
+    ("page", "---\nhtml_meta:\n  http-equiv=refresh: 0; url=https://evil.example/\n---\n본문"),
+    ("page", ":::{raw} html\n<script>alert(25)</script>\n:::"),
+    ("page", "본문 {ref}`genindex` 와 {doc}`index`"),
+    ("page", "<details open ontoggle=alert(26)>본문</details>"),
+    # A MyST entry whose `#:` line claims a reST file: the real document decides.
+    ("page", "JAX <script>alert(27)</script>", {"occurrence": "index.rst"}),
+    # A translator comment cannot lift a safety decision.
+    ("page", "<script>alert(28)</script>", {"tcomment": "jaxko: ignore"}),
+    ("index", "본문.\n\n.. raw:: html\n\n   <script>alert(29)</script>",
+     {"tcomment": "jaxko: ignore safety -- reviewed"}),
+    ("index", "`여기 <https:evil.example/b>`_ 를 누르세요."),
+    ("index", "본문 https:evil.example/c 참고"),  # a standalone URI without `//`
+    ("index", "본문.\n\n.. plot:: scripts/pwn.py"),  # a directive with an argument, no body
+    ("index", "본문 :ref:`genindex`\\ 을 보세요."),
+    ("index", "본문 user@evil.example 로 메일을 보내세요."),
+    ("index", "본문 `e`_ 를 보세요.\n\n.. _e: https://evil.example/t"),
+    ("index", "본문 |y|.\n\n.. |y| replace:: 치환"),
+    ("index", "본문.\n\n.. role:: h(raw)\n   :format: html\n\n:h:`<script>alert(30)</script>`"),
+    ("index", "`여기 <javascript&#58;alert(31)>`_ 를 누르세요."),
+    ("nb", "본문 <?x><img src=x onerror=alert(32)>?>"),
+    ("nb", "[여기](https:evil.example/nb)를 누르세요."),
+    ("nb", "<details open ontoggle=alert(33)>본문</details>"),
+    ("nb", f"본문 {{download}}`비밀 <{OUTSIDE}>`"),
 ]
 PAGES = {"index": "rst", "page": "md", "nb": "ipynb"}
 CLEAN = "번역된 문단입니다."
@@ -79,9 +118,12 @@ CLEAN = "번역된 문단입니다."
 def _tree(tmp: Path, hostile: bool) -> tuple[Path, Path]:
     docs = tmp / "docs"
     docs.mkdir()
-    counts = {page: 1 + sum(1 for p, _ in PAYLOADS if p == page) for page in PAGES}
+    counts = {page: 1 + sum(1 for p, *_ in PAYLOADS if p == page) for page in PAGES}
     paragraphs = {page: [f"Paragraph {i} of {page}." for i in range(1, counts[page] + 1)]
                   for page in PAGES}  # the last one of each page stays clean
+    (docs / "scripts").mkdir()
+    (docs / "scripts" / "pwn.py").write_text(f"open({str(PWNED_SCRIPT)!r}, 'w').write('ran')\n",
+                                             encoding="utf-8")
     (docs / "index.rst").write_text(
         "Gate test\n=========\n\n.. toctree::\n\n   page\n   nb\n\n"
         + "".join(f"{p}\n\n" for p in paragraphs["index"]), encoding="utf-8")
@@ -100,12 +142,14 @@ def _tree(tmp: Path, hostile: bool) -> tuple[Path, Path]:
     for name, catalog in catalogs.items():
         catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8",
                             "Plural-Forms": "nplurals=1; plural=0;"}
-    for page, payload in PAYLOADS:
+    for page, payload, *extra in PAYLOADS:
         seen[page] += 1
+        extra = extra[0] if extra else {}
         catalogs[page].append(polib.POEntry(
             msgid=f"Paragraph {seen[page]} of {page}.",
             msgstr=payload if hostile else CLEAN,
-            occurrences=[(f"{page}.{PAGES[page]}", str(seen[page]))]))
+            tcomment=extra.get("tcomment", ""),
+            occurrences=[(extra.get("occurrence", f"{page}.{PAGES[page]}"), str(seen[page]))]))
     for page, catalog in catalogs.items():
         catalog.append(polib.POEntry(msgid=f"Paragraph {counts[page]} of {page}.", msgstr=CLEAN))
         catalog.save(str(out / f"{page}.po"))
@@ -120,10 +164,11 @@ class _Active(HTMLParser):
         self.found: list[str] = []
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "iframe", "object", "embed", "meta", "base"):
+        if tag in ("script", "iframe", "object", "embed", "meta", "base", "form", "svg",
+                   "math", "details"):
             self.found.append(f"<{tag}>")
         for name, value in attrs:
-            if name.startswith("on"):
+            if name.startswith("on") or name == "style":
                 self.found.append(f"{tag} {name}=")
             if name in ("href", "src") and value and re.match(
                     r"\s*(?!https?:|mailto:)[a-z][a-z0-9+.-]*:", re.sub(r"[\t\n\r]", "", value), re.I):
@@ -148,10 +193,10 @@ def _no_effect(outdir: Path, *, gated: bool = True) -> None:
     show, as text the reader sees; nothing from outside, nothing that acts)."""
     assert SECRET not in _output_text(outdir)  # no file content from outside the tree
     assert not list(outdir.rglob("passwd"))
-    assert not PWNED.exists()  # no code ran
+    assert not PWNED.exists() and not PWNED_SCRIPT.exists()  # no code ran
     whole = "\n".join((outdir / f"{n}.html").read_text(encoding="utf-8") for n in PAGES)
     assert not re.search(r"""href=["']?\s*(?:javascript|data|vbscript):""", whole, re.I)
-    assert "http-equiv" not in whole.lower()
+    assert not re.search(r"<meta[^>]*http-equiv", whole, re.I)
     assert "evil.example" not in whole or not gated
     # The theme has its own scripts and handlers; the translated content has none.
     assert active_parts(_articles(outdir)) == []
@@ -199,7 +244,7 @@ def test_every_payload_is_reported_with_its_catalog_line(hostile):
     reported = {(Path(b.path).name, b.msgid) for b in result.blocked}
     expected = set()
     seen = dict.fromkeys(PAGES, 0)
-    for page, _ in PAYLOADS:
+    for page, *_ in PAYLOADS:
         seen[page] += 1
         expected.add((f"{page}.po", f"Paragraph {seen[page]} of {page}."))
     assert reported == expected
@@ -220,6 +265,9 @@ def test_strict_build_fails_and_names_each_blocked_message(hostile, tmp_path):
     # One message may break several rules: each is named; every payload is there.
     assert len({line.split(": ")[1] for line in blocked}) == len(PAYLOADS)
     assert "Traceback" not in proc.stderr
+    # Stopped before Sphinx parsed anything: no page, no directive ran.
+    assert not (tmp_path / "html").exists()
+    assert not PWNED.exists() and not PWNED_SCRIPT.exists()
 
 
 def test_clean_catalogs_build_with_nothing_blocked(tmp_path):
@@ -256,3 +304,98 @@ def test_html_in_a_rest_msgstr_is_shown_as_text_not_blocked(tmp_path):
     pages = _articles(result.outdir)
     assert "본문 &lt;script&gt;alert(11)&lt;/script&gt;" in pages
     assert active_parts(pages) == []
+
+
+def test_no_directive_runs_inside_a_translated_message(tmp_path, monkeypatch):
+    """The Sphinx layer alone (the catalog gate let through): a reST msgstr
+    `.. plot:: scripts/pwn.py`, a directive with an argument and no body, finds an empty
+    directive table and runs nothing; the same directive in the English source does run
+    the script in this build (so the test can fail)."""
+    monkeypatch.setattr(site_gate, "find_blocked", lambda *args, **kwargs: [])
+    docs, locale = _tree(tmp_path, hostile=False)
+    catalog = locale / "ko" / "LC_MESSAGES" / "index.po"
+    po = polib.pofile(str(catalog))
+    po.find("Paragraph 1 of index.").msgstr = "본문.\n\n.. plot:: scripts/pwn.py"
+    po.save(str(catalog))
+    PWNED_SCRIPT.unlink(missing_ok=True)
+    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
+                              locale_dir=locale)
+    assert not PWNED_SCRIPT.exists()
+    assert any("directive `plot` in a translated message; not run" in w for w in result.warnings)
+    with (docs / "index.rst").open("a", encoding="utf-8") as handle:
+        handle.write("\n.. plot:: scripts/pwn.py\n")
+    site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html2", locale_dir=locale)
+    try:
+        assert PWNED_SCRIPT.exists(), "plot did not run even from the source: the test is void"
+    finally:
+        PWNED_SCRIPT.unlink(missing_ok=True)
+
+
+def test_an_entry_is_blocked_by_its_key_not_by_its_text(tmp_path):
+    """Two entries with one msgid, one with a msgctxt: the hostile one is refused, the
+    other keeps its translation on the page (blocking is per entry)."""
+    docs, locale = _tree(tmp_path, hostile=False)
+    catalog = locale / "ko" / "LC_MESSAGES" / "page.po"
+    po = polib.pofile(str(catalog))
+    po.append(polib.POEntry(msgctxt="elsewhere", msgid="Paragraph 1 of page.",
+                            msgstr="<script>alert(40)</script>",
+                            occurrences=[("page.md", "99")]))
+    po.save(str(catalog))
+    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
+                              locale_dir=locale)
+    assert {(b.msgctxt, b.msgid) for b in result.blocked} == {("elsewhere", "Paragraph 1 of page.")}
+    gated = polib.pofile(str(tmp_path / "html-locale" / "ko" / "LC_MESSAGES" / "page.po"))
+    assert gated.find("Paragraph 1 of page.").msgstr == CLEAN
+    assert gated.find("Paragraph 1 of page.", msgctxt="elsewhere").msgstr == ""
+    assert CLEAN in (result.outdir / "page.html").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def second_layer_only(tmp_path_factory):
+    """The hostile tree built with the catalog gate let through: only Sphinx's layer."""
+    tmp = tmp_path_factory.mktemp("ungated")
+    docs, locale = _tree(tmp, hostile=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(site_gate, "find_blocked", lambda *args, **kwargs: [])
+        return site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
+                                locale_dir=locale)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("layers", ["both", "sphinx-only"])
+def test_no_payload_acts_in_the_browser(hostile, second_layer_only, page, layers):
+    """Each hostile page opened in Chromium: no dialog, no request to another host, no
+    handler, script, style attribute or script link in the translated content; with the
+    catalog gate on, no link to a host the English lacks either (with Sphinx's layer
+    alone, a new https link may remain: a link, not code)."""
+    from test_site_browser import serve
+
+    result = hostile[3] if layers == "both" else second_layer_only
+    # A browser reads a scheme only at the start (`javascript&#58;x` stays a relative URL).
+    scripts = r"^\s*(?:javascript|data|vbscript):"
+    links = scripts + "|evil" if layers == "both" else scripts
+    dialogs, foreign = [], []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    for served in serve(result.outdir):
+        local = urlparse(served).netloc
+        page.on("request", lambda request: urlparse(request.url).netloc not in ("", local)
+                and foreign.append(request.url))
+        for name in PAGES:
+            page.goto(f"{served}/{name}.html")
+            page.wait_for_load_state("networkidle")
+            article = page.locator("article")
+            assert article.count() == 1
+            article.evaluate("(a, links) => { a.dataset.links = links }", links)
+            found = article.evaluate("""a => { const LINKS = a.dataset.links;
+                return [...a.querySelectorAll('*')].flatMap(e =>
+                [...e.attributes].filter(x => x.name.startsWith('on') || x.name === 'style'
+                    || ((x.name === 'href' || x.name === 'src' || x.name === 'action')
+                        && new RegExp(LINKS, 'i').test(x.value)))
+                  .map(x => e.tagName + ' ' + x.name + '=' + x.value)
+                .concat(['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'FORM', 'SVG'].includes(
+                    e.tagName.toUpperCase()) ? [e.tagName] : [])) }""")
+            assert found == [], (name, found)
+            page.mouse.move(10, 10)
+            page.wait_for_timeout(200)
+    assert dialogs == [] and foreign == [], (dialogs, foreign)
+    assert not PWNED.exists() and not PWNED_SCRIPT.exists()

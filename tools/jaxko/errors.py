@@ -20,3 +20,9 @@ class UserError(Exception):
         if self.line is None:
             return f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}: {self.message}"
+
+
+class Interrupted(UserError):
+    """Ctrl-C in the middle of writing: the message says exactly what was written."""
+
+    exit_code = 130

@@ -26,12 +26,21 @@ _RESTORE = "fix the entry or restore it from git"
 # character), an escape that is not gettext's (\\q, a lone trailing backslash), or an
 # unescaped quote inside. The body is matched unrolled ([^..]*(?:\\.[^..]*)*), which
 # keeps the scan at C speed; the one bad line found is then classified by _string_error.
-_STRING_BODY = r'"[^"\\\n]*(?:\\[\\ntrvbf"][^"\\\n]*)*"[ \t\r]*$'
+_STRING_BODY = r'"[^"\\\n]*(?:\\[\\nt"][^"\\\n]*)*"[ \t\r]*$'
 _BAD_STRING_LINE = re.compile(
     r'^(?:#[~|] ?)?(?:(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)[ \t]*)?(?=")'
     r'(?!' + _STRING_BODY + ')', re.M)
 _ESCAPED_BODY = re.compile(r'"((?:[^"\\\n]|\\.)*)("?)')
-_GOOD_ESCAPE = re.compile(r'\\[\\ntrvbf"]')
+_GOOD_ESCAPE = re.compile(r'\\[\\nt"]')
+# Escapes gettext knows that stand for control characters (\r \v \f \b \a): docutils,
+# polib and Python's str.splitlines() break lines at some of them and not others, so the
+# checker and Sphinx would read two different texts; they are refused like the raw
+# characters below.
+_CONTROL_ESCAPE = re.compile(r'\\[rvfba]')
+# Raw characters that some reader takes for a line break (U+2028/2029, U+0085, a CR not
+# before LF, \v, \f, U+001C-001E: str.splitlines(), which docutils and polib use) or
+# that no catalog needs (other C0 and C1 controls). Tab and LF are the text's own.
+CONTROL_CHARACTER = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]|\r(?!\n)")
 # A msgid (active or obsolete `#~`), with its continuation lines and msgid_plural, not
 # followed by the msgstr its kind needs (msgstr, or msgstr[n] after msgid_plural): polib
 # misreads the next entry, the fast readers skip obsolete entries.
@@ -74,7 +83,7 @@ _OUT_OF_PLACE_WHAT = {
 # entries. Both readers (polib; the fast reader of check and stats) agree on every
 # catalog of this shape. Only a catalog that does not match pays for the diagnostics
 # below, which name what is wrong and where.
-_Q = r'"[^"\\\n]*(?:\\[\\ntrvbf"][^"\\\n]*)*+"[ \t\r]*(?:\n|\Z)'
+_Q = r'"[^"\\\n]*(?:\\[\\nt"][^"\\\n]*)*+"[ \t\r]*(?:\n|\Z)'
 
 
 def _body(prefix: str) -> str:
@@ -142,6 +151,11 @@ def check_text(text: str, path: str | Path, *, duplicates: bool = True) -> None:
     nul = text.find("\0")
     if nul >= 0:
         raise UserError(f"NUL byte in catalog; {_RESTORE}", path, _line_of(text, nul))
+    control = CONTROL_CHARACTER.search(text)
+    if control is not None:
+        raise UserError(f"control character U+{ord(control.group(0)[0]):04X} in the catalog "
+                        "(docutils reads it as a line break or space, the checker does not); "
+                        "delete it", path, _line_of(text, control.start()))
     if not _CATALOG.match(text if text.endswith("\n") else text + "\n"):
         _diagnose(text, path)
     if duplicates and "#~" in text:
@@ -179,8 +193,12 @@ def _diagnose(text: str, path: str | Path) -> None:
     if match:
         end = text.find("\n", match.start())
         line = text[match.start(): end if end >= 0 else len(text)].strip()
-        what = (f"comment `{line[:20]}` needs a space after its marker (`#, fuzzy`)"
-                if _MARKER_WITHOUT_SPACE.match(line) else f"not a gettext line: `{line[:40]}`")
+        # A link may point at any file of the machine (a pull request can add one to
+        # /etc/passwd): its content is never quoted into an error, which CI logs show.
+        shown = (lambda n: "") if _is_link(path) else (lambda n: f" `{line[:n]}`")
+        what = (f"comment{shown(20)} needs a space after its marker (`#, fuzzy`)"
+                if _MARKER_WITHOUT_SPACE.match(line) else
+                f"not a gettext line{':' + shown(40) if shown(40) else ''}")
         raise UserError(f"{what}; {_RESTORE}", path, _line_of(text, match.start()))
     match = _OUT_OF_PLACE.search(text)
     if match:
@@ -210,11 +228,22 @@ def _diagnose(text: str, path: str | Path) -> None:
                     _line_of(text, stuck))
 
 
+def _is_link(path: str | Path) -> bool:
+    try:
+        return Path(path).is_symlink()
+    except (OSError, ValueError):
+        return True  # when in doubt, quote nothing
+
+
 def _string_error(text: str, quote: int) -> str:
     """What is wrong with the string that opens at ``quote`` (a line _BAD_STRING_LINE found)."""
     end = text.find("\n", quote)
     line = text[quote: end if end >= 0 else len(text)].rstrip("\r")
     body, closed = _ESCAPED_BODY.match(line).groups()
+    control = _CONTROL_ESCAPE.search(_GOOD_ESCAPE.sub("", body))
+    if control is not None:
+        return (f"escape `{control.group(0)}` stands for a control character, which docutils "
+                f"and the checker read differently; delete it")
     if _GOOD_ESCAPE.sub("", body).count("\\"):
         return f"invalid escape sequence in a string; {_RESTORE}"
     if not closed:

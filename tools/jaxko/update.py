@@ -8,7 +8,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from jaxko import catalogs as cat, paths
-from jaxko.errors import UserError
+from jaxko.errors import Interrupted, UserError
 
 
 @dataclass
@@ -41,6 +41,10 @@ def update(*, pot_dir: Path | None = None, locale_dir: Path | None = None, langu
         raise UserError("no .pot files; run `jaxko extract` (make gettext) first", pot_dir)
     summary = UpdateSummary()
     seen: set[Path] = set()
+    # Two phases: every catalog is merged in memory first (the slow part; Ctrl-C there
+    # leaves every catalog as it was), then all are written; an interruption while
+    # writing names exactly the catalogs already written.
+    pending: list[tuple[Path, str]] = []
     for pot_path in tqdm(pots, desc="update-po", unit="catalog", disable=not progress, leave=False):
         rel = pot_path.relative_to(pot_dir).with_suffix(".po")
         po_path = out_dir / rel
@@ -55,10 +59,20 @@ def update(*, pot_dir: Path | None = None, locale_dir: Path | None = None, langu
             merged = cat.new_catalog(pot, language, pot_dir=pot_dir, srcdir=srcdir)
             stats = cat.MergeStats(entries=len(merged), new=len(merged))
             summary.created += 1
-        if cat.save(merged, po_path):
-            summary.changed += 1
+        pending.append((po_path, cat.render(merged)))
         summary.catalogs += 1
         summary.totals.add(stats)
+    written: list[Path] = []
+    try:
+        for po_path, text in pending:
+            if cat.write_text_atomic(po_path, text):
+                written.append(po_path)
+                summary.changed += 1
+    except KeyboardInterrupt:
+        names = ", ".join(p.relative_to(out_dir).as_posix() for p in written) or "none"
+        raise Interrupted(f"interrupted while writing: {len(written)} of {len(pending)} "
+                          f"catalogs written ({names}); the others are as they were; run "
+                          "`jaxko update` again to finish", out_dir) from None
     if out_dir.is_dir():
         summary.orphaned = sorted(p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*.po")
                                   if p.is_file() and p not in seen and p.name != "sphinx.po")

@@ -50,6 +50,9 @@ def severities(paths: list[Path]) -> dict[str, str]:
         if rule not in RULES:
             raise UserError(f"[tool.jaxko.check.severity] names `{rule}`, which is not a rule; "
                             "see docs/checks.md", path)
+        if rule.startswith("safety.") and severity != "error":
+            raise UserError(f"[tool.jaxko.check.severity] `{rule}` = {severity!r}: safety rules "
+                            "are always errors (docs/threat-model.md)", path)
         if severity not in SEVERITIES:
             raise UserError(f"[tool.jaxko.check.severity] `{rule}` = {severity!r}: use one of "
                             + ", ".join(SEVERITIES), path)

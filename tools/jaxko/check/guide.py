@@ -74,6 +74,13 @@ EXPLANATIONS = {
     "markup.hangul-after-markup":
         "reST에서는 인라인 마크업 바로 뒤(또는 앞)에 한글이 붙으면 마크업으로 인식되지 않습니다. "
         "사이에 이스케이프한 공백(`\\ `)을 넣습니다: `` :func:`jax.jit`\\ 으로 ``. MyST에서는 필요 없습니다.",
+    "safety.structure":
+        "안전 판단의 기준입니다. msgid와 msgstr를 Sphinx가 그 문서에 쓰는 파서(`.md`·`.ipynb`는 MyST, "
+        "`.rst`는 docutils)로 실제로 읽어 구조를 비교합니다. 번역은 글자, 강조, 평범한 인라인 마크업"
+        "(``리터럴``, **굵게**, `:kbd:` 등)만 더할 수 있고, 지시어, 원시·HTML 내용, 역할, 참조, 치환, "
+        "그림, 링크는 msgid에 있는 것만 쓸 수 있습니다. 철자를 어떻게 바꾸든(이스케이프, 띄어쓰기, "
+        "처리 명령 `<?x>`·`<![CDATA[`) 파서가 구조로 읽으면 걸립니다. `#:` 줄이 다른 문서를 가리켜도 "
+        "카탈로그가 번역하는 실제 문서의 파서를 씁니다. `jaxko: ignore` 주석으로 끌 수 없습니다.",
     "safety.html":
         "msgid에 없는 HTML 태그·주석을 msgstr에 넣으면 MyST가 그대로 페이지에 내보냅니다. "
         "`<script>`, `onerror=` 같은 능동 HTML은 물론, 모든 새 HTML이 오류입니다. reST는 태그를 "

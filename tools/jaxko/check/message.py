@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 MYST = "myst"
 RST = "rst"
@@ -22,6 +23,15 @@ MATH = "math"
 _LOCATION = re.compile(r"(\S+?\.(?:md|ipynb|rst|txt|py))(?::(?:docstring\b)?[^\s]*)?", re.I)
 _SUPPRESS = re.compile(r"jaxko:\s*ignore\b(.*)", re.I)
 _RULE_NAME = re.compile(r"^(?:all|[a-z]+(?:\.[a-z0-9-]+)?)$")
+
+
+class MessageKey(NamedTuple):
+    """One entry's identity, the same everywhere (findings, the site gate, review
+    refusals): its catalog file, msgctxt and msgid, as gettext keys an entry."""
+
+    catalog: str
+    msgctxt: str | None
+    msgid: str
 
 
 @dataclass(slots=True, eq=False)
@@ -46,17 +56,30 @@ class Message:
     ignored: frozenset[str] = field(default=frozenset())
     heading: bool = False        # a section title in its source document
     document: str | None = None  # source document of the first `#:` location
+    # The syntax Sphinx will parse the msgstr with: the translated document's, when the
+    # staged source is at hand (never the `#:` claim alone), else `syntax`.
+    parsed_as: str | None = None
     # Values derived by rules (parsed markup, terms found), shared between rules.
     cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    @property
+    def key(self) -> MessageKey:
+        return MessageKey(self.path, self.msgctxt, self.msgid)
 
     def suppressed(self, rule: str) -> bool:
         """Whether a `jaxko: ignore` comment on the entry covers ``rule``."""
         return is_suppressed(self.ignored, rule)
 
 
+# A translator comment is written by the same hand as the msgstr: it can never lift a
+# safety decision (docs/threat-model.md).
+UNSUPPRESSIBLE = ("safety.",)
+
+
 def is_suppressed(ignored: frozenset[str], rule: str) -> bool:
-    """Whether ``jaxko: ignore`` names (:func:`ignored_rules`) cover ``rule``."""
-    if not ignored:
+    """Whether ``jaxko: ignore`` names (:func:`ignored_rules`) cover ``rule``; never a
+    safety rule."""
+    if not ignored or rule.startswith(UNSUPPRESSIBLE):
         return False
     if "all" in ignored or rule in ignored:
         return True

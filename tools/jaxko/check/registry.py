@@ -38,6 +38,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+from jaxko.check.message import MessageKey
+
 
 SEVERITIES = ("error", "warning", "info")  # info: not shown unless asked (--show-info)
 
@@ -63,11 +65,17 @@ class Finding:
     msgid: str = field(compare=False, default="")
     suggestion: str | None = field(compare=False, default=None)
     msgstr: str = field(compare=False, default="")
+    msgctxt: str | None = field(compare=False, default=None)
+
+    @property
+    def key(self) -> MessageKey:
+        """The entry this finding is about (catalog, msgctxt, msgid)."""
+        return MessageKey(self.path, self.msgctxt, self.msgid)
 
     def as_dict(self) -> dict:
         return {"path": self.path, "line": self.line, "rule": self.rule,
                 "severity": self.severity, "message": self.message, "msgid": self.msgid,
-                "msgstr": self.msgstr, "suggestion": self.suggestion}
+                "msgctxt": self.msgctxt, "msgstr": self.msgstr, "suggestion": self.suggestion}
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,7 @@ class Checker:
         """The checkable entries as messages: syntax, code or text, heading, suppressions."""
         sources, forced = self.sources, self.syntax
         syntaxes: dict[str, str] = {}  # per document: most entries name one
+        parsed_as = sources.catalog_syntax(path)
         found = []
         for entry in entries:
             locations = entry.locations
@@ -173,7 +174,8 @@ class Checker:
                        if entry.tcomment or entry.comment else frozenset())
             found.append(Message(str(path), entry.msgstr_line, entry.msgid, entry.msgstr, entry.msgctxt,
                                  entry.flags, locations, entry.tcomment, entry.comment, syntax,
-                                 kind.block, kind.language, ignored, kind.heading, document))
+                                 kind.block, kind.language, ignored, kind.heading, document,
+                                 parsed_as or syntax))
         return found
 
     def check(self, messages) -> Checked:
@@ -212,7 +214,8 @@ class Checker:
                         hit = Hit(hit)
                     findings.append(Finding(message.path, message.line, rule_.name,
                                             hit.severity or self.severity[rule_.name],
-                                            hit.message, msgid, hit.suggestion, message.msgstr))
+                                            hit.message, msgid, hit.suggestion, message.msgstr,
+                                            message.msgctxt))
         return Checked(findings, checked, suppressed)
 
     def check_catalog(self, path: Path, lines: frozenset[int] | None) -> CatalogResult:
@@ -228,7 +231,9 @@ class Checker:
                               is_suppressed(m.ignored, consistency.RULE)) for m in messages]
         sources = {}
         if self.sources.srcdir is not None:
-            for document in {m.document for m in messages} - {None}:
+            # The document the catalog translates decides the parser of the safety rules.
+            candidates = {name for name, _ in self.sources.catalog_documents(path)}
+            for document in ({m.document for m in messages} | candidates) - {None}:
                 sources[document] = cache_model.stat_signature(self.sources.srcdir / document)
         return CatalogResult(outcome.findings, records, sum(1 for e in entries if e.msgid),
                              outcome.checked, outcome.suppressed, cache_model.digest_bytes(data),
@@ -352,14 +357,15 @@ def _open_cache(options: Options, glossary_name: str | None, checker: Checker):
 def _to_cache(outcome: CatalogResult) -> cache_model.Entry:
     return cache_model.Entry(
         outcome.digest, outcome.sources, outcome.entries, outcome.checked, outcome.suppressed,
-        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion, f.msgstr]
+        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion, f.msgstr, f.msgctxt]
          for f in outcome.findings],
         [[r.key, r.text, r.line, r.suppressed] for r in outcome.records])
 
 
 def _from_cache(path: str, entry: cache_model.Entry) -> CatalogResult:
-    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion, msgstr)
-                for line, rule_, severity, message, msgid, suggestion, msgstr in entry.findings]
+    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt)
+                for line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt
+                in entry.findings]
     records = [Record(key, text, path, line, suppressed)
                for key, text, line, suppressed in entry.records]
     return CatalogResult(findings, records, entry.entries, entry.checked, entry.suppressed,

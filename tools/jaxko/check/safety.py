@@ -1,18 +1,20 @@
 """Safety rules: a msgstr may not put on the published site what its msgid does not.
 
-MyST passes inline HTML through to the page, and any msgstr reaches the site once
-merged; so raw HTML, script URLs, new external links and raw-content directives that
-the msgid lacks are errors, whatever else the msgstr does.
+The decision is :func:`added_structure` (``safety.structure``): the msgid and the
+msgstr parsed by the parser Sphinx will use for the translated document, their
+structures compared (:mod:`jaxko.check.structure`); nothing about spelling. The other
+rules name common cases in a translator's words (raw HTML, a script URL, a new
+directive, a file reference) and stay as a second opinion. Every safety finding is an
+error the site build's gate refuses, and no ``jaxko: ignore`` comment lifts one.
 """
 
 from __future__ import annotations
 
-import html
 import os
 import re
 from collections import Counter
 
-from jaxko.check import inline
+from jaxko.check import inline, structure
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import CODE, MATH, TEXT, Message
 from jaxko.check.registry import Hit, rule
@@ -31,15 +33,38 @@ _RAW = re.compile(
     r"|\.\.\s+(?:raw|include)::", re.I | re.M)
 
 
-def active_html(text: str) -> str | None:
-    """The first active part of an HTML snippet (a script-like tag, an event handler, a
-    script or data URL, entities decoded), or None; the site build's second layer uses it."""
-    decoded = html.unescape(text)
-    for pattern in (_DANGEROUS_TAG, _EVENT_HANDLER, _SCRIPT_SCHEME, _DATA_URL):
-        match = pattern.search(decoded)
-        if match is not None:
-            return match.group(0).strip()
-    return None
+@rule("safety.structure", severity="error", blocks=(TEXT, CODE, MATH))
+def added_structure(message: Message, context: Context):
+    """The msgstr, parsed as Sphinx will parse it, has a directive, raw or HTML content,
+    role, reference, substitution, image or link that the msgid does not have.
+
+    Text, emphasis and ordinary inline markup (``literal``, **strong**, :sub:`x`,
+    :kbd:`Ctrl`) may be added; everything else must be the msgid's own. The parser is
+    the one of the document the catalog translates (MyST for ``.md``/``.ipynb``,
+    docutils for ``.rst``), whatever the ``#:`` line says.
+
+    Bad::
+
+        location: index.rst:5
+        msgid: The results are below.
+        msgstr: "결과는 아래와 같습니다.\\n\\n.. plot:: scripts/plot.py"
+
+    Bad::
+
+        location: index.md:3
+        msgid: JAX is fast.
+        msgstr: JAX는 빠릅니다.<?x><img src=x onerror=alert(1)>?>
+
+    Good::
+
+        location: index.rst:5
+        msgid: See :func:`jax.jit` and `the guide <https://jax.dev/guide>`_.
+        msgstr: ":func:`jax.jit`\\ 과 `안내서 <https://jax.dev/guide>`_\\ 를 *꼭* 보세요."
+    """
+    syntax = message.parsed_as or message.syntax
+    for part in structure.added(message.msgid, message.msgstr, (syntax,)):
+        yield Hit(f"{part.describe()} is not in the msgid ({'MyST' if syntax == 'myst' else 'reST'} "
+                  "parse); a translation may add text and emphasis, not structure")
 
 
 def _html_items(items) -> Counter:

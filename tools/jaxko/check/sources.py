@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from jaxko.check.message import CODE, MATH, TEXT
+from jaxko.check.message import CODE, MATH, MYST, RST, TEXT
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})[ \t]*(?P<info>[^\n]*)$")
 _DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.-]+)\}\s*(?P<arg>.*)$")
@@ -281,6 +281,31 @@ class SourceIndex:
                     rst_blocks(text, found)
         self._documents[document] = found
         return found
+
+    def catalog_syntax(self, catalog: Path) -> str | None:
+        """The syntax Sphinx parses the msgstrs of ``catalog`` with: that of the document
+        the catalog translates (``LC_MESSAGES/a/b.po`` is document ``a/b``: Sphinx picks
+        the parser by the document's file, whatever its ``#:`` lines claim), or None
+        when there is no staged source or no such document."""
+        if self.srcdir is None:
+            return None
+        for name, syntax in self.catalog_documents(catalog):
+            if (self.srcdir / name).is_file():
+                return syntax
+        return None
+
+    @staticmethod
+    def catalog_documents(catalog: Path) -> list[tuple[str, str]]:
+        """(source file, syntax) that may be the document ``catalog`` translates, in
+        Sphinx's order of ``source_suffix``; none for a catalog outside LC_MESSAGES."""
+        parts = Path(catalog).parts
+        if "LC_MESSAGES" not in parts:
+            return []
+        at = len(parts) - 1 - parts[::-1].index("LC_MESSAGES")
+        if at + 1 >= len(parts):
+            return []
+        docname = Path(*parts[at + 1:]).with_suffix("").as_posix()
+        return [(docname + ".ipynb", MYST), (docname + ".md", MYST), (docname + ".rst", RST)]
 
     def classify(self, msgid: str, document: str | None) -> Kind:
         """Whether the msgid is a code block (and its language), a math block, a heading or text."""

@@ -67,17 +67,12 @@ def _literal_underscores(message: Message):
 # ------------------------------------------------------------------------------ reST
 
 
-@lru_cache(maxsize=1)
 def _rst_parser():
-    from docutils.frontend import get_default_settings
-    from docutils.parsers.rst import Parser
+    # The safety rules' quiet parser: no file insertion either (a msgstr's `include`
+    # must not read a file of the machine that runs `jaxko check`).
+    from jaxko.check.structure import rst_parser
 
-    parser = Parser()
-    settings = get_default_settings(Parser)
-    settings.report_level = 5
-    settings.halt_level = 5
-    settings.warning_stream = False
-    return parser, settings
+    return rst_parser()
 
 
 def rst_problems(text: str) -> Counter:

@@ -64,7 +64,14 @@ def run_build(args) -> int:
                               scope=args.scope, srcdir=args.srcdir, outdir=args.outdir,
                               locale_dir=args.locale_dir, glossary=args.glossary,
                               assignments=args.assignments, jobs=args.jobs,
-                              notebooks=not args.no_notebooks, progress=True)
+                              notebooks=not args.no_notebooks, progress=True,
+                              strict=args.strict)
+    if result.stopped:
+        for blocked in result.blocked:
+            print(f"blocked: {blocked.format()}")
+        print(f"{len(result.blocked)} translations refused by the security gate; --strict "
+              "stops before Sphinx reads anything (docs/threat-model.md)")
+        return 1
     unexpected = result.unexpected
     i18n = result.i18n_warnings
     print(f"built {result.pages} pages ({result.language}) into {result.outdir} in "

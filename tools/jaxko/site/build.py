@@ -48,6 +48,7 @@ class SiteResult:
     notebooks: int = 0            # Korean notebooks written for download
     notebook_errors: list[str] = field(default_factory=list)
     blocked: list = field(default_factory=list)  # site_gate.Blocked: kept off the site
+    stopped: bool = False         # strict: the gate refused a translation; nothing was built
     verify: object = None         # the VerifyReport whose executions the pages show
 
     @property
@@ -183,10 +184,13 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
           root: Path | None = None, srcdir: Path | None = None, outdir: Path | None = None,
           locale_dir: Path | None = None, glossary: Path | None = None,
           assignments: Path | None = None, jobs: str = "1", notebooks: bool = False,
-          overrides: dict[str, str] | None = None, progress: bool = False) -> SiteResult:
+          overrides: dict[str, str] | None = None, progress: bool = False,
+          strict: bool = False) -> SiteResult:
     """Build the site into ``outdir`` (default ``_build/html``; ``_build/html-en`` for en).
 
-    ``progress``: show the stages on stderr (Korean notebooks, their execution, Sphinx)."""
+    ``progress``: show the stages on stderr (Korean notebooks, their execution, Sphinx).
+    ``strict``: a translation the security gate refuses stops the build before Sphinx
+    (or any notebook) reads anything; the result says so (``stopped``)."""
     shown = Progress(progress)
     root = root or paths.repo_root()
     srcdir = (srcdir or paths.staged_docs(root)).resolve()
@@ -212,6 +216,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         gate_blocked = gate.blocked
         locale_dir = gate.locale_dir
         defines["locale_dirs"] = str(locale_dir)
+        if strict and gate_blocked:
+            return SiteResult(outdir, language, 0.0, 0, blocked=gate_blocked, stopped=True)
     else:
         gate_blocked = []
     notebook_summary = None

@@ -2,18 +2,26 @@
 
 Two layers, both inside the build, whether or not anyone ran ``jaxko check``:
 
-1. :func:`gate_catalogs`, before Sphinx runs: the catalogs are copied beside the
-   output (``_build/html-locale/``) with the msgstr of every message that the ``safety`` rules
-   refuse (raw HTML, script/data URLs, raw-content and file-reading directives, file
-   references the msgid lacks) left empty, so that page keeps the English for that
-   message. Each blocked message is reported as ``catalog:line: rule: ...``; the site
-   build fails under ``--strict``. Unchanged catalogs are not rewritten (their mtime
-   stays, so Sphinx stays incremental).
+1. :func:`gate_catalogs`, before Sphinx runs: every catalog is read through the one
+   verdict (:mod:`jaxko.poverdict`) and written again beside the output
+   (``_build/html-locale/``) from what was read, so Sphinx reads exactly the entries the
+   checker judged, in plain gettext syntax; the msgstr of every entry that a ``safety``
+   rule refuses (above all ``safety.structure``: a directive, raw/HTML node, role,
+   reference, substitution, image or URL the msgid lacks, as Sphinx's own parser for
+   that document reads it) is left empty, so that page keeps the English for that
+   entry. An entry is found by its key (catalog, msgctxt, msgid), never by its text
+   elsewhere. Each blocked entry is reported as ``catalog:line: rule: ...``; under
+   ``--strict`` the build stops there, before Sphinx parses anything. Unchanged
+   catalogs are not rewritten (their mtime stays, so Sphinx stays incremental).
 2. The Sphinx extension (:func:`setup`), whatever the catalogs or sources say:
 
    * a translated message is parsed with docutils' own switches for untrusted input
-     off (:func:`untrusted`): no file insertion (``include``, ``literalinclude``,
-     ``raw``/``csv-table`` with ``:file:`` or ``:url:``) and no ``raw`` directive or role;
+     off and an empty directive table (:func:`untrusted`): no directive runs at all
+     (``plot``, ``include``, ``csv-table``... are unknown inside a msgstr), no file is
+     inserted, no ``raw`` role;
+   * raw HTML that a translated message brings (MyST) passes an allowlist sanitizer
+     (nh3) on its way to the page: no script, handler, style attribute, iframe, object,
+     form or URL other than http, https and mailto;
    * after reading, any download or image whose file lies outside the docs tree is
      dropped with a warning, so no file from outside the tree is copied into the output;
    * a link whose scheme is not http, https or mailto (``javascript:``, ``data:``,
@@ -26,10 +34,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxko import catalogs
+from jaxko.check.message import MessageKey
 from jaxko.errors import UserError
 
 
@@ -42,6 +52,11 @@ class Blocked:
     rule: str
     message: str
     msgid: str
+    msgctxt: str | None = None
+
+    @property
+    def key(self) -> MessageKey:
+        return MessageKey(self.path, self.msgctxt, self.msgid)
 
     def format(self) -> str:
         return f"{self.path}:{self.line}: {self.rule}: {self.message} (the page keeps the English)"
@@ -61,7 +76,12 @@ def find_blocked(catalogs_dir: Path, srcdir: Path | None) -> list[Blocked]:
                              source_dir=srcdir, jobs=1, cache_dir=None)
     result = runner.run(options)
     # Every safety finding blocks, whatever severity a project gives it for `jaxko check`.
-    return [Blocked(f.path, f.line, f.rule, f.message, f.msgid) for f in result.findings]
+    return [Blocked(f.path, f.line, f.rule, f.message, f.msgid, f.msgctxt)
+            for f in result.findings]
+
+
+def _resolved(key: MessageKey) -> MessageKey:
+    return key._replace(catalog=str(Path(key.catalog).resolve()))
 
 
 def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
@@ -72,23 +92,21 @@ def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
         raise UserError(f"no {language} catalogs here; run `jaxko update` or pass --locale-dir",
                         source)
     blocked = find_blocked(source, srcdir)
-    by_path: dict[Path, list[Blocked]] = {}
-    for item in blocked:
-        by_path.setdefault(Path(item.path).resolve(), []).append(item)
+    refused = {_resolved(item.key) for item in blocked}
     target = gated_root / language / "LC_MESSAGES"
     wanted: set[Path] = set()
     for path in sorted(p for p in source.rglob("*.po") if p.is_file()):
         rel = path.relative_to(source)
         out = target / rel
         wanted.add(out)
-        items = by_path.get(path.resolve())
-        if not items:
-            catalogs.write_text_atomic(out, path.read_text(encoding="utf-8"))
-            continue
+        # One reading: Sphinx gets the catalog as the verdict and polib read it, written
+        # anew (what a reader the checker never saw could find in the original is gone).
         catalog = catalogs.load(path)
-        refused = {item.msgid for item in items}
+        name = str(path.resolve())
         for entry in catalog:
-            if entry.msgid in refused and not entry.obsolete:
+            if entry.obsolete:
+                continue
+            if MessageKey(name, entry.msgctxt, entry.msgid) in refused:
                 entry.msgstr = ""
                 entry.msgstr_plural = {k: "" for k in entry.msgstr_plural}
         catalogs.write_text_atomic(out, catalogs.render(catalog))
@@ -135,37 +153,85 @@ def _drop_outside_files(app, env) -> None:
 
 @contextlib.contextmanager
 def untrusted(document):
-    """While a translated message (a msgstr) is parsed: no file insertion, no raw content.
+    """While a translated message (a msgstr) is parsed: no directive, no file insertion,
+    no raw content; after it, its HTML sanitized.
 
     Sphinx's i18n step parses each msgstr with the page's own settings object, so the
-    switches are set for the fragment and restored after it."""
+    switches are set for the fragment and restored after it. The directive table is
+    emptied for the fragment (docutils, MyST and Sphinx all look directives up through
+    it): a directive in a msgstr is an unknown directive, reported, never run."""
+    from sphinx.util import logging
+
+    from jaxko.check.structure import no_directives
+
+    def refused(name: str) -> None:
+        logging.getLogger(__name__).warning(
+            "jaxko gate: directive `%s` in a translated message; not run", name,
+            location=(document.get("source") or None, None), type="jaxko", subtype="gate")
+
     settings = document.settings
     saved = (getattr(settings, "file_insertion_enabled", True),
              getattr(settings, "raw_enabled", True))
     settings.file_insertion_enabled = False
     settings.raw_enabled = False
     try:
-        yield
+        with no_directives(refused):
+            yield
     finally:
         settings.file_insertion_enabled, settings.raw_enabled = saved
-    _defuse_active_html(document)
+    sanitize_html(document)
 
 
-def _defuse_active_html(document) -> None:
-    """MyST passes a fragment's inline HTML through as raw nodes (not subject to
-    ``raw_enabled``): active HTML (scripts, handlers, script URLs) is shown as text."""
+# What HTML a translation may bring to a page: ammonia's safe allowlist (no script,
+# style, iframe, object, embed, form, no handler or style attribute), links and images
+# only over the schemes of check.safety.LINK_SCHEMES (http, https, mailto) or relative.
+_LONE_START_TAG = re.compile(r"^\s*<([A-Za-z][\w-]*)\b[^<>]*>\s*$")
+_LONE_END_TAG = re.compile(r"^\s*</([A-Za-z][\w-]*)\s*>\s*$")
+
+
+def clean_html(fragment: str) -> str:
+    """``fragment`` through the sanitizer. MyST gives inline HTML tag by tag (``<b>``,
+    text, ``</b>``): a lone start tag is cleaned with its end tag and given back open,
+    a lone end tag is kept only for a tag the sanitizer allows."""
+    import nh3
+
+    from jaxko.check.safety import LINK_SCHEMES
+
+    def clean(html: str) -> str:
+        return nh3.clean(html, url_schemes=set(LINK_SCHEMES), link_rel=None,
+                         strip_comments=True)
+
+    end = _LONE_END_TAG.match(fragment)
+    if end is not None:
+        return fragment.strip() if end.group(1).lower() in nh3.ALLOWED_TAGS else ""
+    start = _LONE_START_TAG.match(fragment)
+    if start is not None:
+        closing = f"</{start.group(1).lower()}>"
+        cleaned = clean(fragment.strip() + closing)
+        return cleaned[: -len(closing)] if cleaned.endswith(closing) else cleaned
+    return clean(fragment)
+
+
+def sanitize_html(document) -> None:
+    """The raw HTML of a translated fragment (MyST passes inline HTML through as raw
+    nodes, not subject to ``raw_enabled``) replaced by its sanitized form; a warning
+    where the sanitizer removed anything, so a strict build fails."""
     from docutils import nodes
     from sphinx.util import logging
 
-    from jaxko.check.safety import active_html
-
     for node in list(document.findall(nodes.raw)):
-        found = active_html(node.astext()) if "html" in node.get("format", "").split() else None
-        if found is not None:
-            logging.getLogger(__name__).warning(
-                "jaxko gate: active HTML `%s` in a translated message; shown as text", found,
-                location=node, type="jaxko", subtype="gate")
+        if "html" not in node.get("format", "").split():
             node.replace_self(nodes.Text(node.astext()))
+            continue
+        original = node.astext()
+        cleaned = clean_html(original)
+        if " ".join(cleaned.split()) == " ".join(original.split()):
+            continue
+        logging.getLogger(__name__).warning(
+            "jaxko gate: HTML in a translated message sanitized: `%s` -> `%s`",
+            " ".join(original.split())[:80], " ".join(cleaned.split())[:80],
+            location=node, type="jaxko", subtype="gate")
+        node.replace_self(nodes.raw(cleaned, cleaned, format="html"))
 
 
 def _drop_script_links(app, doctree, docname: str) -> None:

@@ -1,15 +1,22 @@
-"""Keep stored notebook outputs out of the message catalogs.
+"""Keep stored notebook outputs, and text no catalog may hold, out of the message catalogs.
 
 With ``gettext_additional_targets = ['literal-block']`` Sphinx extracts every literal
 block, including the ones MyST-NB creates for stored ``.ipynb`` outputs. Outputs are
 produced by running the code, never translated; this transform marks them
 untranslatable right after Sphinx marks literal blocks translatable.
+
+A catalog may not hold control characters (:data:`jaxko.poverdict.CONTROL_CHARACTER`:
+docutils reads some as line breaks, the checker does not). The rare upstream text
+that has one (a vertical tab in a code block of ``pallas/design/async_note.md``) is
+marked untranslatable too: it is never extracted, and the page keeps the English.
 """
 
 from __future__ import annotations
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
+
+from jaxko.poverdict import CONTROL_CHARACTER
 
 OUTPUT_ELEMENTS = frozenset({"cell_code_output", "mime_bundle"})
 
@@ -30,6 +37,9 @@ class UntranslatableOutputs(SphinxTransform):
     def apply(self, **kwargs) -> None:
         for node in self.document.findall(nodes.literal_block):
             if _inside_output(node):
+                node["translatable"] = False
+        for node in self.document.findall(nodes.TextElement):
+            if CONTROL_CHARACTER.search(node.rawsource or node.astext()):
                 node["translatable"] = False
 
 

@@ -1,0 +1,95 @@
+"""safety.structure: what the parsers build, compared; nothing about spelling.
+
+Each payload is parsed by the real parser (docutils for reST, MyST's markdown-it) and
+must show a part its msgid lacks; each clean translation (text, emphasis, the msgid's
+own roles and links) must show none.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from conftest import ROOT
+from jaxko.check.structure import MYST_EXTENSIONS, added, may_have_parts
+
+PLANTED = [
+    # (syntax, msgid, msgstr, kind of the part expected)
+    ("rst", "Text.", "본문.\n\n.. plot:: scripts/plot.py", "directive"),
+    ("rst", "Text.", "본문.\n\n.. PLOT :: x.py", "directive"),
+    ("rst", "Text.", "본문 |x|.\n\n.. |x| image:: /etc/passwd", "directive"),
+    ("rst", "Text.", "본문 :ref:`genindex`\\ 을 보세요.", "role"),
+    ("rst", "See :func:`jax.jit`.", ":func:`jax.vmap`\\ 을 보세요.", "role"),
+    ("rst", "Text.", "본문 https:evil.example 참고", "link"),
+    ("rst", "Text.", "본문 a@evil.example", "link"),
+    ("rst", "Text.", "`x <javascript:alert(1)>`_", "link"),
+    ("rst", "Text.", "본문 |y|.", "substitution"),
+    ("myst", "Text.", "본문 <?x><img src=x onerror=alert(1)>?>", "raw"),
+    ("myst", "Text.", "본문 <![CDATA[x]]>", "raw"),
+    ("myst", "Text.", "<div>\n<img/src/onerror=alert(1)>\n</div>", "raw"),
+    ("myst", "Text.", "[x](https:evil.example)", "link"),
+    ("myst", "Text.", "<https://evil.example>", "link"),
+    ("myst", "Text.", "![x](../../etc/passwd)", "image"),
+    ("myst", "Text.", "```{eval-rst}\n.. raw:: html\n```", "directive"),
+    ("myst", "Text.", "~~~{csv-table}\n:file: /etc/passwd\n~~~", "directive"),
+    ("myst", "Text.", ":::{raw} html\n<script>\n:::", "directive"),
+    ("myst", "Text.", "{download}`x <../../etc/passwd>`", "role"),
+    ("myst", "Text.", "---\nhtml_meta:\n  a: b\n---\n본문", "front-matter"),
+    ("myst", "Read [the guide](guide.md).", "[안내서](other.md)를 읽으세요.", "link"),
+]
+CLEAN = [
+    ("rst", "Use ``x`` in :func:`jax.jit`.", ":func:`jax.jit`\\ 에서 ``x``\\ 를 *꼭* **씁니다**."),
+    ("rst", "See `the docs <https://docs.jax.dev>`_.", "`문서 <https://docs.jax.dev>`_\\ 를 보세요."),
+    ("rst", "Python 3.12 docs `here <https://docs.python.org/3.12/>`_.",
+     "파이썬 3.12 문서는 `여기 <https://docs.python.org/ko/3.12/>`_\\ 에 있습니다."),
+    ("rst", "Press Ctrl.", ":kbd:`Ctrl`\\ 을 누르고 :sub:`2`\\ 를 씁니다."),
+    ("myst", "JAX is <b>fast</b>.", "JAX는 <b>빠릅니다</b>."),
+    ("myst", "See {func}`jax.jit` and [the guide](guide.md).",
+     "{func}`jax.jit`과 [안내서](guide.md)를 보세요. $x^2$ *강조*"),
+    ("myst", "Text.", "예: 배열(array)은 값입니다."),
+]
+
+
+@pytest.mark.parametrize("syntax, msgid, msgstr, kind", PLANTED)
+def test_a_part_the_msgid_lacks_is_found(syntax, msgid, msgstr, kind):
+    assert may_have_parts(msgstr, syntax)
+    assert kind in {part.kind for part in added(msgid, msgstr, (syntax,))}
+
+
+@pytest.mark.parametrize("syntax, msgid, msgstr", CLEAN)
+def test_text_and_emphasis_add_nothing(syntax, msgid, msgstr):
+    assert added(msgid, msgstr, (syntax,)) == []
+
+
+def test_the_check_parses_every_myst_extension_the_site_enables():
+    """The check must see any structure Sphinx's MyST parser can build: its MyST
+    extensions are a superset of conf.py's."""
+    tree = ast.parse((ROOT / "conf.py").read_text(encoding="utf-8"))
+    enabled = next(ast.literal_eval(node.value) for node in ast.walk(tree)
+                   if isinstance(node, ast.Assign) and any(
+                       getattr(t, "id", None) == "myst_enable_extensions" for t in node.targets))
+    assert set(enabled) <= set(MYST_EXTENSIONS)
+
+
+def test_no_project_setting_lowers_a_safety_rule(tmp_path):
+    import jaxko.check.safety  # noqa: F401 (registers the rules)
+    from jaxko.check import config
+    from jaxko.errors import UserError
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxko.check.severity]\n"safety.structure" = "info"\n', encoding="utf-8")
+    with pytest.raises(UserError, match="safety rules are always errors"):
+        config.severities([tmp_path])
+
+
+def test_checking_a_msgstr_reads_no_file(tmp_path):
+    """syntax.parse runs docutils on the msgstr: an `include` there must not read a file
+    of the machine running the check (its content could surface in a finding)."""
+    from jaxko.check.syntax import rst_problems
+
+    secret = tmp_path / "secret.rst"
+    secret.write_text("Title\n=====\n\n.. unknown-directive-s3cr3t::\n", encoding="utf-8")
+    problems = rst_problems(f"본문.\n\n.. include:: {secret}\n")
+    assert not any("s3cr3t" in problem for problem in problems), problems
+    assert any("disabled" in problem for problem in problems), problems

@@ -1,0 +1,333 @@
+"""What a parser will build from a message: its structure, read by the real parsers.
+
+The safety decision on a msgstr is made on what Sphinx will parse, never on how the
+text is spelled: the msgid and the msgstr are each parsed with the parser Sphinx uses
+for the message's source document (docutils for reST, MyST for Markdown and notebooks)
+and the structures are compared (:func:`added`). A translation may add text, emphasis
+and ordinary inline markup (:data:`ORDINARY_ROLES`); every directive, raw or HTML node,
+substitution, role, reference, target, image or URL the msgid does not have is refused,
+whatever its spelling (escaped, spaced, behind a line break only docutils knows...).
+
+Nothing runs while a message is parsed here: the directive and role tables are swapped
+(:func:`recording`) for recorders that note each name, argument and option and build
+nothing but the directive's nested content. The same swap, with a table that refuses
+every directive, is what the site build puts around a translated fragment
+(:func:`no_directives`, used by :mod:`jaxko.site.gate`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterator, NamedTuple
+
+from jaxko.check.inline import normalise_url
+
+# Inline roles that only style text (docutils' and Sphinx's): a translation may use them
+# where the msgid does not. '' is the default role (`text`): title-reference.
+ORDINARY_ROLES = frozenset({
+    "", "emphasis", "strong", "literal", "code", "subscript", "sub", "superscript", "sup",
+    "title-reference", "title", "t", "abbreviation", "ab", "acronym", "ac", "abbr", "math",
+    "kbd", "guilabel", "menuselection", "file", "samp", "command", "program", "dfn",
+    "mimetype", "regexp", "makevar",
+})
+# MyST syntax extensions: a superset of conf.py's (``myst_enable_extensions``), so that
+# any structure Sphinx's MyST parser can build is built here too.
+MYST_EXTENSIONS = ("dollarmath", "amsmath", "colon_fence", "deflist", "substitution",
+                   "html_image", "html_admonition", "fieldlist", "strikethrough",
+                   "attrs_inline", "attrs_block", "tasklist")
+
+
+class Part(NamedTuple):
+    """One structural element of a parsed message, as compared."""
+
+    kind: str    # directive, role, raw, link, image, reference, target, substitution, ...
+    value: str   # what distinguishes two of a kind (a name, a URL, raw text)
+
+    def describe(self) -> str:
+        what = {"directive": "directive", "role": "role", "raw": "raw content",
+                "link": "link to", "image": "image", "reference": "reference to",
+                "target": "link target", "substitution": "substitution",
+                "substitution-definition": "substitution definition",
+                "front-matter": "front matter (page metadata, parser settings)",
+                "unparsable": "text the parser gave up on"}[self.kind]
+        value = self.value if len(self.value) <= 60 else self.value[:57] + "..."
+        return f"{what} `{value}`" if value else what
+
+
+# ------------------------------------------------------------------ the recorders
+
+
+class _AnyOption(dict):
+    """An option table that accepts every option, unchanged (nothing is validated)."""
+
+    def __missing__(self, key):
+        return _unchanged
+
+    def get(self, key, default=None):
+        return _unchanged
+
+    def __contains__(self, key) -> bool:
+        return True
+
+
+def _unchanged(argument):
+    return "" if argument is None else " ".join(str(argument).split())
+
+
+@dataclass
+class _Record:
+    parts: Counter
+
+
+_CURRENT: list[_Record] = []
+
+
+def _recording_directive(name: str):
+    from docutils import nodes
+    from docutils.parsers.rst import Directive
+
+    class Recorder(Directive):
+        """Notes a directive's name, arguments and options; parses its content only
+        to find what is nested in it; runs nothing."""
+
+        required_arguments = 0
+        optional_arguments = 50
+        final_argument_whitespace = True
+        has_content = True
+        option_spec = _AnyOption()
+
+        def run(self):
+            options = " ".join(f":{k}: {v}" for k, v in sorted(self.options.items()))
+            key = " ".join(filter(None, (name.lower(), *self.arguments, options)))
+            if _CURRENT:
+                _CURRENT[-1].parts[Part("directive", key)] += 1
+            holder = nodes.container()
+            if self.content:
+                with contextlib.suppress(Exception):  # content that is not markup
+                    self.state.nested_parse(self.content, self.content_offset, holder)
+            return [holder]
+
+    return Recorder
+
+
+def _role_target(text: str) -> str:
+    match = re.search(r"<([^<>]*)>\s*$", text)
+    target = match.group(1) if match else text
+    return " ".join(target.strip().lstrip("~!").split())
+
+
+def _recording_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    from docutils import nodes
+
+    role = name.lower()
+    role = role[3:] if role.startswith("py:") else role
+    if role not in ORDINARY_ROLES and _CURRENT:
+        _CURRENT[-1].parts[Part("role", f"{role} {_role_target(text)}")] += 1
+    return [nodes.inline(rawtext, text)], []
+
+
+@contextlib.contextmanager
+def swapped(directive: Callable, role: Callable | None = None) -> Iterator[None]:
+    """Replace the directive (and role) lookup of docutils, MyST and Sphinx while a
+    fragment is parsed: docutils' states, MyST's renderer and Sphinx's domain lookup
+    all go through ``docutils.parsers.rst.directives.directive`` and ``roles.role``."""
+    from docutils.parsers.rst import directives, roles
+
+    saved = directives.directive, roles.role
+    directives.directive = directive
+    if role is not None:
+        roles.role = role
+    try:
+        yield
+    finally:
+        directives.directive, roles.role = saved
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[Counter]:
+    """Parse with recorders in place of every directive and role; yields the parts."""
+    record = _Record(Counter())
+    _CURRENT.append(record)
+    try:
+        with swapped(lambda name, language, document: (_recording_directive(name), []),
+                     lambda name, language, lineno, reporter: (_recording_role, [])):
+            yield record.parts
+    finally:
+        _CURRENT.pop()
+
+
+def no_directives(on_refused: Callable[[str], None]):
+    """A directive table with nothing in it: each lookup calls ``on_refused(name)`` and
+    finds no directive, so docutils and MyST report an unknown directive and run none."""
+    def lookup(name, language, document):
+        on_refused(name)
+        return None, []
+    return swapped(lookup)
+
+
+# ------------------------------------------------------------------ the parsers
+
+
+@lru_cache(maxsize=1)
+def rst_parser():
+    """docutils' reST parser and quiet settings that insert no file (shared with
+    ``syntax.parse``)."""
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+
+    parser = Parser()
+    settings = get_default_settings(Parser)
+    settings.report_level = 5
+    settings.halt_level = 5
+    settings.warning_stream = False
+    settings.file_insertion_enabled = False
+    settings.raw_enabled = True  # raw nodes are built, and counted; nothing reads a file
+    return parser, settings
+
+
+@lru_cache(maxsize=1)
+def _markdown_it():
+    """MyST's parser: markdown-it with MyST's plugins (its docutils renderer only maps
+    the tokens to nodes one by one, so the tokens are the structure)."""
+    from markdown_it.renderer import RendererHTML
+    from myst_parser.config.main import MdParserConfig
+    from myst_parser.parsers.mdit import create_md_parser
+
+    config = MdParserConfig(enable_extensions=set(MYST_EXTENSIONS))
+    return create_md_parser(config, RendererHTML)
+
+
+_FENCE_INFO = re.compile(r"^\{([^}\s]+)\}\s*(.*)$")
+_OPTION_LINE = re.compile(r"^\s*:[\w-]+:.*$")
+
+
+def _fence_options(content: str) -> tuple[str, str]:
+    """A MyST directive's options (``:key: value`` lines or a ``---`` YAML block) and
+    the content after them."""
+    lines = content.split("\n")
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() == "---":
+                return " ".join(" ".join(lines[1:i]).split()), "\n".join(lines[i + 1:])
+        return " ".join(content.split()), ""
+    i = 0
+    while i < len(lines) and _OPTION_LINE.match(lines[i]):
+        i += 1
+    return " ".join(" ".join(lines[:i]).split()), "\n".join(lines[i:])
+
+
+def _myst_parts(text: str, parts: Counter) -> None:
+    for token in _markdown_it().parse(text):
+        if token.type in ("fence", "colon_fence"):
+            info = _FENCE_INFO.match(token.info.strip())
+            if info is not None:
+                options, content = _fence_options(token.content)
+                key = " ".join(filter(None, (info.group(1).lower(), info.group(2).strip(), options)))
+                parts[Part("directive", key)] += 1
+                _myst_parts(content, parts)  # MyST parses a directive's content as MyST
+        elif token.type == "html_block":
+            parts[Part("raw", " ".join(token.content.split()).lower())] += 1
+        elif token.type == "front_matter":
+            parts[Part("front-matter", "")] += 1
+        for child in token.children or ():
+            if child.type == "html_inline":
+                parts[Part("raw", " ".join(child.content.split()).lower())] += 1
+            elif child.type == "link_open":
+                parts[Part("link", normalise_url(str(child.attrGet("href") or "")))] += 1
+            elif child.type == "image":
+                parts[Part("image", str(child.attrGet("src") or ""))] += 1
+            elif child.type == "myst_role":
+                role = child.meta.get("name", "").lower()
+                if role not in ORDINARY_ROLES:
+                    parts[Part("role", f"{role} {_role_target(child.content)}")] += 1
+
+
+def _parse(text: str):
+    """A reST text parsed by docutils with recorders for every directive and role."""
+    from docutils.utils import new_document
+
+    parser, settings = rst_parser()
+    document = new_document("<message>", settings.copy())
+    with recording() as parts:
+        try:
+            parser.parse(text, document)
+        except Exception as err:  # a parser that gives up sees no structure we can vouch for
+            parts[Part("unparsable", type(err).__name__)] += 1
+    return document, parts
+
+
+def _walk(document, parts: Counter) -> None:
+    from docutils import nodes
+    from sphinx import addnodes
+
+    for node in document.findall(nodes.Element):
+        if isinstance(node, nodes.raw):
+            parts[Part("raw", " ".join(node.astext().split()).lower())] += 1
+        elif isinstance(node, nodes.reference):
+            if node.get("refuri"):
+                parts[Part("link", normalise_url(node["refuri"]))] += 1
+            elif node.get("refname"):
+                parts[Part("reference", node["refname"])] += 1
+            elif node.get("anonymous"):
+                parts[Part("reference", "__")] += 1
+        elif isinstance(node, nodes.target):
+            if node.get("refuri"):
+                parts[Part("link", normalise_url(node["refuri"]))] += 1
+            # A target's name is an anchor, no link: `text <url>`_ names one after its
+            # (translated) text; what it links to is counted above.
+        elif isinstance(node, nodes.image):
+            parts[Part("image", node.get("uri", ""))] += 1
+        elif isinstance(node, nodes.substitution_definition):
+            parts[Part("substitution-definition", " ".join(node.get("names", ())))] += 1
+        elif isinstance(node, nodes.substitution_reference):
+            parts[Part("substitution", node.get("refname", ""))] += 1
+        elif isinstance(node, addnodes.pending_xref):
+            parts[Part("link", str(node.get("reftarget", "")))] += 1
+        elif isinstance(node, nodes.meta):
+            parts[Part("front-matter", "")] += 1
+
+
+@lru_cache(maxsize=8192)
+def structure(text: str, syntax: str) -> Counter:
+    """The parts a parser builds from ``text`` (``syntax``: "rst" or "myst")."""
+    if syntax == "myst":
+        parts: Counter = Counter()
+        _myst_parts(text, parts)
+        return parts
+    document, parts = _parse(text)
+    _walk(document, parts)
+    return parts
+
+
+# Without one of these, neither parser builds any part (sound, and cheap to test):
+# reST parts need a backquote (roles, references), `|` (substitutions), `_` (targets,
+# references), `::` (directives), `@` (e-mail links), a field marker `:x:` or a URI
+# scheme (a letter or digit before `:`); MyST parts need `<`, `[`, `{`, a fence
+# (backquotes, tildes, colons), `)=` (a target), a leading `---` or `+++` (front matter,
+# breaks), `:` (field lists, fences), or a scheme for linkify-style URLs.
+_MAY_HAVE_PARTS = {
+    "rst": re.compile(r"[`|_@]|::|(?:^|\s):[^:\s]|[A-Za-z0-9][:]"),
+    "myst": re.compile(r"[<\[{`~]|:::|^\s*:[^\s:]|\)=|^\s*(?:---|\+\+\+)|[A-Za-z0-9.+-]:", re.M),
+}
+
+
+def may_have_parts(text: str, syntax: str) -> bool:
+    """False only when ``text`` certainly parses to no part (see the pattern above)."""
+    return _MAY_HAVE_PARTS[syntax].search(text) is not None
+
+
+def added(msgid: str, msgstr: str, syntaxes: tuple[str, ...]) -> list[Part]:
+    """The parts the msgstr has and the msgid does not, under any of ``syntaxes``."""
+    extra: Counter = Counter()
+    for syntax in syntaxes:
+        if not may_have_parts(msgstr, syntax):
+            continue
+        translated = structure(msgstr, syntax)
+        if not translated:
+            continue
+        extra |= translated - structure(msgid, syntax)
+    return sorted(extra.elements())
