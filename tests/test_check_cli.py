@@ -51,8 +51,8 @@ def test_json_format(tmp_path, capsys):
     assert check("--format", "json", str(path)) == 1
     data = json.loads(capsys.readouterr().out)
     finding = data["findings"][0]
-    assert set(finding) == {"path", "line", "rule", "severity", "message", "msgid", "msgstr",
-                            "suggestion"}
+    assert set(finding) == {"path", "line", "rule", "severity", "message", "msgid", "msgctxt",
+                            "msgstr", "suggestion"}
     assert (finding["line"], finding["rule"], finding["msgid"], finding["suggestion"]) == (
         7, "particle.agreement", "Use the array.", "배열을")
     assert data["summary"]["errors"] == 1 and data["summary"]["rules"] == {"particle.agreement": 1}

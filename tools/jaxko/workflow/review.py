@@ -532,17 +532,16 @@ def summarise(items: list[Item]) -> ReviewCounts:
 def error_findings(catalog: Path) -> dict[str, list[str]]:
     """Open error findings of ``jaxko check`` per message key (the check library).
 
-    A finding names its catalog and the line of its msgstr: that line is the message.
+    A finding names its message by the one key (catalog, msgctxt, msgid).
     """
     from jaxko import check
     check.load_rules_modules()
     result = check.run(check.Options(paths=[catalog], jobs=1, progress=False))
-    by_line = {e.msgstr_line: message_key(e.msgctxt, e.msgid) for e in pofile.read(catalog)}
     found: dict[str, list[str]] = {}
     for finding in result.findings:
-        if finding.severity != "error" or finding.line not in by_line:
-            continue
-        found.setdefault(by_line[finding.line], []).append(f"{finding.rule}: {finding.message}")
+        if finding.severity == "error":
+            found.setdefault(message_key(finding.msgctxt, finding.msgid), []).append(
+                f"{finding.rule}: {finding.message}")
     return found
 
 

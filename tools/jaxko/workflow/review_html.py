@@ -105,13 +105,14 @@ def _records_html(item: review.Item) -> str:
     return "".join(out)
 
 
-def render_page(doc: Document, items: list[review.Item], findings: dict[int, list],
-                catalog_href: str, github: str | None) -> str:
-    """One document's messages; ``findings`` by the line of the msgstr (the message)."""
+def render_page(doc: Document, items: list[review.Item],
+                findings: dict[tuple[str | None, str], list], catalog_href: str,
+                github: str | None) -> str:
+    """One document's messages; ``findings`` by (msgctxt, msgid) of this catalog."""
     rows = []
     shown = [i for i in items if i.translation != "untranslated"]
     for item in shown:
-        found = findings.get(item.line, [])
+        found = findings.get((item.msgctxt, item.msgid), [])
         korean = escape(item.msgstr)
         earlier = item.earlier()
         if earlier is not None and earlier.msgstr != item.msgstr:
@@ -200,13 +201,14 @@ def write_pages(documents: dict[str, Document], reviews: Path, outdir: Path, *,
                                   review.load_records(review.records_path(reviews, name)))
         if any(i.translation != "untranslated" for i in items):
             chosen.append((doc, items))
-    by_file: dict[str, dict[int, list]] = {}   # catalog -> msgstr line (the message) -> findings
+    # catalog -> (msgctxt, msgid) -> findings: the message key of the findings
+    by_file: dict[str, dict[tuple[str | None, str], list]] = {}
     if chosen:
         check.load_rules_modules()
         result = check.run(check.Options(paths=[d.catalog for d, _ in chosen], progress=False))
         for finding in result.findings:
-            by_file.setdefault(os.path.abspath(finding.path), {}).setdefault(
-                finding.line, []).append(finding)
+            by_file.setdefault(os.path.abspath(finding.key.catalog), {}).setdefault(
+                (finding.key.msgctxt, finding.key.msgid), []).append(finding)
     outdir.mkdir(parents=True, exist_ok=True)
     pages = []
     for doc, items in chosen:
