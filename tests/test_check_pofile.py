@@ -51,6 +51,7 @@ def test_msgid_line_is_the_msgid_keyword(tmp_path):
                     'msgid "A"\nmsgstr "가"\n', encoding="utf-8")
     entry = pofile.read(path)[1]
     assert (entry.first_line, entry.line, entry.last_line) == (5, 8, 9)
+    assert entry.msgstr_line == 9   # where `jaxko check` and `jaxko review queue` point
     assert entry.flags == ("fuzzy",) and entry.tcomment == "note" and entry.locations == ("a.md:1",)
 
 
@@ -153,3 +154,12 @@ def test_msgid_line_after_a_context():
     text = 'msgid ""\nmsgstr ""\n"Language: ko\\n"\n\n#: a.md:1\nmsgctxt "ctx"\n"more"\nmsgid "A"\nmsgstr "가"\n'
     entry = pofile.parse(text, "gen.po")[1]
     assert (entry.first_line, entry.line, entry.last_line, entry.msgctxt) == (5, 8, 9, "ctxmore")
+
+
+def test_msgstr_line_is_the_msgstr_keyword():
+    text = ('msgid ""\nmsgstr ""\n\n#: a.md:1\nmsgid ""\n"long "\n"text"\nmsgstr ""\n"x"\n\n'
+            'msgid "a"\nmsgid_plural "as"\nmsgstr[0] "가"\nmsgstr[1] ""\n')
+    long, plural = pofile.parse(text, "gen.po")[1:]
+    lines = text.split("\n")
+    assert lines[long.msgstr_line - 1] == 'msgstr ""' and long.line == 5
+    assert lines[plural.msgstr_line - 1] == 'msgstr[0] "가"'

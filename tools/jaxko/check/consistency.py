@@ -250,7 +250,7 @@ def find_inconsistent(renderings: list[Rendering], matcher=None,
             if normal[r.msgstr] != majority and not r.suppressed:
                 findings.append(Finding(r.path, r.line, RULE, severity,
                                         f"translated differently elsewhere: {shown}",
-                                        r.msgid, majority_text, r.msgstr))
+                                        r.msgid, majority_text, r.msgstr, r.key[0]))
     return findings
 
 

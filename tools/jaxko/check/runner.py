@@ -172,7 +172,7 @@ class Checker:
                 syntax = syntax_of(locations)
             ignored = (ignored_rules(entry.tcomment, entry.comment)
                        if entry.tcomment or entry.comment else frozenset())
-            found.append(Message(str(path), entry.line, entry.msgid, entry.msgstr, entry.msgctxt,
+            found.append(Message(str(path), entry.msgstr_line, entry.msgid, entry.msgstr, entry.msgctxt,
                                  entry.flags, locations, entry.tcomment, entry.comment, syntax,
                                  kind.block, kind.language, ignored, kind.heading, document,
                                  parsed_as or syntax))
@@ -472,8 +472,8 @@ def _consistency(records: list[Record], checker: Checker) -> list[Finding]:
     texts = {}
     for name, lines in wanted.items():
         for entry in pofile.read(name):
-            if entry.line in lines:
-                texts[(name, entry.line)] = entry
+            if entry.msgstr_line in lines:
+                texts[(name, entry.msgstr_line)] = entry
     full = []
     for record in records:
         entry = texts.get((record.path, record.line))
