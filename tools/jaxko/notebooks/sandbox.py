@@ -1,0 +1,332 @@
+"""The box translated notebooks run in: an audit-hook policy installed in each kernel.
+
+``jaxko notebooks verify`` starts every kernel through this module
+(``python -m jaxko.notebooks.sandbox -f {connection_file}``, the kernelspec that
+:func:`jaxko.notebooks.verify._write_kernelspec` writes). It finds the policy of the
+notebook the kernel was started for (by the kernel's working directory, which nbmake
+sets to the notebook's folder), points ``HOME`` and ``TMPDIR`` into that notebook's own
+folder, lets ipykernel initialise, and only then installs a :func:`sys.addaudithook`
+hook, before any cell runs. From then on, in that process:
+
+* no file is written, created, removed, renamed, linked or has its mode or times
+  changed outside the notebook's folder (its working directory, temporary home and
+  ``TMPDIR``), except the exact paths upstream's own code writes (an exemption);
+* no process is started (``subprocess``, ``os.system``, ``os.exec*``, ``os.spawn*``,
+  ``os.posix_spawn``, ``os.fork``, ``pty``), except the exact shell commands or
+  argument lists of upstream's own code (an exemption; there, a forked child still
+  carries the hook and may only exec those commands);
+* no network: sockets may connect, send or bind only to loopback or ``AF_UNIX``
+  addresses, names resolve only for ``localhost``;
+* the hook's own code and defaults cannot be replaced from Python.
+
+A violation raises ``PermissionError`` in the cell ("jaxko sandbox: <what> is not
+allowed (<path or command>)"), and is also appended to the notebook's violations log
+(a file outside its folder, opened before the hook), so a notebook that catches the
+error, or a cell tagged ``raises-exception``, still fails verification.
+
+What an audit hook cannot stop (docs/threat-model.md): native code, i.e. ``ctypes``
+and extension modules that open files, sockets or processes themselves; a process
+that an exemption lets run (its children are not Python under this hook); reading
+files; and Python code that is free to do anything (``--allow-unchecked-code``), which
+can undo the box through ctypes. The static check is what keeps translated code to
+upstream's tokens, so that the code running here is upstream's, with other strings.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+KIND = "audit-hooks"  # what report.json names as the protection in force
+POLICY_ENV = "JAXKO_SANDBOX_POLICY"
+
+# open() flags that make an open a write.
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+_SHELLS = ("sh", "bash", "dash", "zsh")
+# Audit events that change the file named by their first argument (CPython 3.11's
+# table of audit events); the value is the index of a dir_fd argument, if any.
+_ONE_PATH = {
+    "os.remove": 1, "os.rmdir": 1, "os.mkdir": 2, "os.chmod": 2, "os.chown": 3,
+    "os.utime": 3, "os.truncate": None, "os.chflags": None, "os.lchflags": None,
+    "os.mkfifo": 2, "os.mknod": 3, "os.setxattr": None, "os.removexattr": None,
+    "shutil.rmtree": 1, "shutil.chown": None, "tempfile.mkstemp": None,
+    "tempfile.mkdtemp": None, "shutil.make_archive": None,
+}
+# Events with a source and a destination: (check the source too?, dir_fd indices).
+_TWO_PATHS = {
+    "os.rename": (True, (2, 3)), "os.link": (True, (2, 3)), "shutil.move": (True, ()),
+    "os.symlink": (False, (None, 2)), "shutil.copyfile": (False, ()),
+    "shutil.copymode": (False, ()), "shutil.copystat": (False, ()),
+    "shutil.copytree": (False, ()),
+}
+_PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
+                   "os.fork", "os.forkpty", "pty.spawn", "os.startfile")
+_NETWORK_EVENTS = ("socket.connect", "socket.sendto", "socket.sendmsg", "socket.bind",
+                   "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr",
+                   "socket.getnameinfo")
+_PROTECTED_ATTRIBUTES = ("__code__", "__defaults__", "__kwdefaults__")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What one notebook's kernel may do; everything else of the three kinds is refused."""
+
+    notebook: str  # the upstream path, for messages
+    cwd: str  # the notebook's folder: how the kernel finds its policy
+    root: str  # the tree it may write (its folder, home and TMPDIR are inside)
+    home: str
+    tmp: str
+    violations: str  # log of refusals, outside root
+    writes: tuple[str, ...] = ()  # exact files outside root it may write (an exemption)
+    commands: tuple[str, ...] = ()  # exact shell commands it may run (an exemption)
+    argvs: tuple[tuple[str, ...], ...] = ()  # exact argument lists it may run
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        data["argvs"] = [list(argv) for argv in self.argvs]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Policy":
+        return cls(**{**data, "writes": tuple(data.get("writes", ())),
+                      "commands": tuple(data.get("commands", ())),
+                      "argvs": tuple(tuple(a) for a in data.get("argvs", ()))})
+
+
+def write_policies(path: Path, policies: list[Policy]) -> None:
+    """The policy file the kernels read (it lies outside every notebook's folder)."""
+    path.write_text(json.dumps({"kind": KIND, "kernels": [p.as_dict() for p in policies]},
+                               ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def find_policy(path: str | None, cwd: str) -> Policy:
+    """The policy of the kernel started in ``cwd``; SystemExit when there is none, so a
+    kernel is never started without its box."""
+    if not path:
+        raise SystemExit(f"jaxko sandbox: ${POLICY_ENV} is not set; this launcher only "
+                         "starts kernels for `jaxko notebooks verify`")
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        policies = [Policy.from_dict(entry) for entry in data["kernels"]]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise SystemExit(f"jaxko sandbox: {path}: unreadable policy ({err})") from None
+    here = os.path.realpath(cwd)
+    for policy in policies:
+        if policy.cwd == here:
+            return policy
+    raise SystemExit(f"jaxko sandbox: {path}: no policy for a kernel started in {here}")
+
+
+# ------------------------------------------------------------------------------ hook
+
+
+def _refuse(what: str, detail: str, log_fd: int, count) -> PermissionError:
+    """The error raised in the cell; the refusal is also logged, so catching it does not
+    hide it. ``count`` tells which cell ran (IPython's execution count)."""
+    message = f"jaxko sandbox: {what} is not allowed ({detail})"
+    try:
+        line = json.dumps({"execution_count": count(), "message": message},
+                          ensure_ascii=False) + "\n"
+        os.write(log_fd, line.encode("utf-8"))
+    except Exception:  # a closed log must not turn the refusal into something else
+        pass
+    return PermissionError(errno.EACCES, message)
+
+
+def make_hook(policy: Policy, log_fd: int, count=lambda: None):
+    """The audit hook enforcing ``policy``; refusals are appended to ``log_fd``.
+
+    Everything the hook reads is bound now, as default arguments (immutable strings and
+    tuples, builtin functions), and the hook refuses to have its ``__code__`` or
+    defaults replaced, so Python code in the kernel cannot loosen it.
+    """
+    root = os.path.realpath(policy.root)
+
+    def hook(event, args, *, _root=root, _writes=tuple(os.path.realpath(p) for p in policy.writes),
+             _commands=policy.commands, _argvs=policy.argvs,
+             _may_fork=bool(policy.commands or policy.argvs), _log=log_fd, _count=count,
+             _realpath=os.path.realpath, _fspath=os.fspath, _getcwd=os.getcwd,
+             _readlink=os.readlink, _join=os.path.join, _basename=os.path.basename,
+             _refuse=_refuse, _file=__file__, _protected=_PROTECTED_ATTRIBUTES,
+             _one=_ONE_PATH, _two=_TWO_PATHS, _processes=_PROCESS_EVENTS,
+             _network=_NETWORK_EVENTS, _write_flags=_WRITE_FLAGS, _shells=_SHELLS,
+             _loopback=_is_loopback, _command_of=_pending_command):
+        if event == "open":
+            path, mode, flags = (tuple(args) + (None, None, None))[:3]
+            if isinstance(path, int):  # an open file descriptor: checked when opened
+                return
+            writes = (mode is not None and any(c in mode for c in "wax+")) or \
+                (flags is not None and flags & _write_flags)
+            if not writes:
+                return
+            targets = [(path, None)]
+        elif event in _one:
+            dir_fd = _one[event]
+            targets = [(args[0], args[dir_fd] if dir_fd is not None and len(args) > dir_fd
+                        else None)]
+        elif event in _two:
+            both, fds = _two[event]
+            fds = tuple(fds) + (None, None)
+            targets = [(args[1], args[fds[1]] if fds[1] is not None and len(args) > fds[1]
+                        else None)]
+            if both:
+                targets.append((args[0], args[fds[0]] if fds[0] is not None and
+                                len(args) > fds[0] else None))
+        elif event == "sqlite3.connect":
+            database = _fspath(args[0]) if args else ":memory:"
+            if isinstance(database, bytes):
+                database = database.decode("utf-8", "surrogateescape")
+            if database in ("", ":memory:") or database.startswith("file::memory:"):
+                return
+            targets = [(database.split("?")[0].removeprefix("file:"), None)]
+        elif event in _processes:
+            if event in ("os.fork", "os.forkpty", "pty.spawn"):
+                if _may_fork:
+                    return  # the child keeps this hook: it may exec only the exemption's
+                raise _refuse("starting a process", _command_of() or event, _log, _count)
+            if event == "os.system":
+                command = args[0]
+                argv = ("/bin/sh", "-c", command.decode("utf-8", "surrogateescape")
+                        if isinstance(command, bytes) else str(command))
+            elif event == "subprocess.Popen":
+                argv = args[1]
+            elif event == "os.spawn":
+                argv = args[2]
+            else:  # os.exec, os.posix_spawn: (path, argv, env)
+                argv = args[1]
+            argv = (argv,) if isinstance(argv, (str, bytes)) else tuple(argv or ())
+            argv = tuple(a.decode("utf-8", "surrogateescape") if isinstance(a, bytes)
+                         else str(_fspath(a)) for a in argv)
+            shell = (len(argv) == 3 and argv[1] == "-c" and _basename(argv[0]) in _shells)
+            if (shell and argv[2] in _commands) or argv in _argvs:
+                return
+            shown = argv[2] if shell else " ".join(argv)
+            what = ("running a command other than upstream's own" if _may_fork
+                    else "starting a process")
+            raise _refuse(what, shown, _log, _count)
+        elif event in _network:
+            if _loopback(event, args):
+                return
+            raise _refuse("network access", _describe_address(event, args), _log, _count)
+        elif event == "object.__setattr__":
+            obj, name = args[0], args[1]
+            code = getattr(obj, "__code__", None)
+            if name in _protected and getattr(code, "co_filename", None) == _file:
+                raise _refuse("changing the sandbox", name, _log, _count)
+            return
+        else:
+            return
+        for target, dir_fd in targets:
+            if isinstance(target, int):  # a file descriptor (ftruncate, fchmod, ...)
+                if target == _log:
+                    raise _refuse("changing the sandbox's log", str(target), _log, _count)
+                continue
+            try:
+                path = _fspath(target)
+                if isinstance(path, bytes):
+                    path = path.decode("utf-8", "surrogateescape")
+                if not path.startswith("/"):
+                    base = _readlink(f"/proc/self/fd/{dir_fd}") if dir_fd not in (None, -1) \
+                        else _getcwd()
+                    path = _join(base, path)
+                real = _realpath(path)
+            except (TypeError, ValueError, OSError):
+                raise _refuse("writing a file it cannot name", repr(target), _log,
+                              _count) from None
+            if real == "/dev/null" or real in _writes:
+                continue
+            if real != _root and not real.startswith(_root + "/"):
+                raise _refuse("writing outside the notebook's folder", path, _log, _count)
+
+    return hook
+
+
+def _is_loopback(event: str, args: tuple) -> bool:
+    """Whether a network event stays on this machine (loopback or a Unix socket)."""
+    import socket
+
+    if event in ("socket.connect", "socket.sendto", "socket.sendmsg", "socket.bind"):
+        sock, address = args[0], args[1] if len(args) > 1 else None
+        family = getattr(sock, "family", None)
+        if family == socket.AF_UNIX or address is None:  # None: sendmsg on a connected socket
+            return True
+        if family not in (socket.AF_INET, socket.AF_INET6) or not isinstance(address, tuple):
+            return False
+        host = address[0]
+    elif event == "socket.getnameinfo":
+        host = args[0][0] if args and isinstance(args[0], tuple) else None
+    else:  # getaddrinfo, gethostbyname, gethostbyaddr: the name first
+        host = args[0] if args else None
+        if host is None and event == "socket.getaddrinfo":
+            return True  # the local wildcard, for bind
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    if not isinstance(host, str):
+        return False
+    if host.lower() in ("localhost", "localhost.", "ip6-localhost"):
+        return True
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def _describe_address(event: str, args: tuple) -> str:
+    address = args[1] if event.startswith("socket.") and len(args) > 1 and \
+        event in ("socket.connect", "socket.sendto", "socket.sendmsg", "socket.bind") else \
+        (args[0] if args else "")
+    if isinstance(address, tuple) and len(address) >= 2:
+        return f"{address[0]}:{address[1]}"
+    return str(address)
+
+
+def _pending_command() -> str | None:
+    """The shell command IPython is about to run (``!cmd``, ``%pip``), for the message of
+    a refused fork; None when the fork has another origin."""
+    frame = sys._getframe(2)
+    for _ in range(12):
+        if frame is None:
+            return None
+        command = frame.f_locals.get("cmd")
+        if frame.f_code.co_name in ("system", "getoutput", "system_piped") and \
+                isinstance(command, str):
+            return command
+        frame = frame.f_back
+    return None
+
+
+# --------------------------------------------------------------------------- launcher
+
+
+def install(policy: Policy, count=lambda: None) -> None:
+    """Open the violations log, then install the hook (it cannot be removed)."""
+    log_fd = os.open(policy.violations, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    sys.addaudithook(make_hook(policy, log_fd, count))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Start an IPython kernel for ``jaxko notebooks verify`` inside its notebook's box."""
+    policy = find_policy(os.environ.get(POLICY_ENV), os.getcwd())
+    os.environ["HOME"] = policy.home
+    os.environ["TMPDIR"] = policy.tmp
+    if sys.path and sys.path[0] in ("", os.getcwd()):
+        del sys.path[0]  # as ipykernel_launcher: the kernel adds the cwd back itself
+    from ipykernel.kernelapp import IPKernelApp
+
+    app = IPKernelApp.instance()
+    app.initialize(argv)
+    shell = app.shell
+    # The number a cell gets in the notebook: IPython counts the cell before running it,
+    # and ipykernel replies with one less (ipykernel/ipkernel.py, do_execute).
+    install(policy, count=lambda: shell.execution_count - 1)
+    app.start()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
