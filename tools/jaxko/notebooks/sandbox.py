@@ -40,6 +40,7 @@ import os
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 KIND = "audit-hooks"  # what report.json names as the protection in force
 POLICY_ENV = "JAXKO_SANDBOX_POLICY"
@@ -124,21 +125,49 @@ def find_policy(path: str | None, cwd: str) -> Policy:
 # ------------------------------------------------------------------------------ hook
 
 
-def _refuse(what: str, detail: str, log_fd: int, count) -> PermissionError:
+class RefusalLog(NamedTuple):
+    """The violations log, opened before the hook: its descriptor, and what identifies
+    the file (a tuple, so nothing in the kernel can change it)."""
+
+    fd: int
+    path: str
+    device: int
+    inode: int
+
+    @classmethod
+    def open(cls, path: str) -> "RefusalLog":
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        stat = os.fstat(fd)
+        return cls(fd, os.path.realpath(path), stat.st_dev, stat.st_ino)
+
+
+def _refuse(what: str, detail: str, log: RefusalLog, count) -> PermissionError:
     """The error raised in the cell; the refusal is also logged, so catching it does not
     hide it. ``count`` tells which cell ran (IPython's execution count)."""
     message = f"jaxko sandbox: {what} is not allowed ({detail})"
     try:
         line = json.dumps({"execution_count": count(), "message": message},
-                          ensure_ascii=False) + "\n"
-        os.write(log_fd, line.encode("utf-8"))
-    except Exception:  # a closed log must not turn the refusal into something else
+                          ensure_ascii=False).encode("utf-8") + b"\n"
+        try:
+            stat = os.fstat(log.fd)
+            ours = (stat.st_dev, stat.st_ino) == (log.device, log.inode)
+        except OSError:
+            ours = False
+        if ours:
+            os.write(log.fd, line)
+        else:  # a forked child that closed its descriptors before exec (pexpect does)
+            fd = os.open(log.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+            try:
+                os.write(fd, line)
+            finally:
+                os.close(fd)
+    except Exception:  # a lost log line must not turn the refusal into something else
         pass
     return PermissionError(errno.EACCES, message)
 
 
-def make_hook(policy: Policy, log_fd: int, count=lambda: None):
-    """The audit hook enforcing ``policy``; refusals are appended to ``log_fd``.
+def make_hook(policy: Policy, log: RefusalLog, count=lambda: None):
+    """The audit hook enforcing ``policy``; refusals are appended to ``log``.
 
     Everything the hook reads is bound now, as default arguments (immutable strings and
     tuples, builtin functions), and the hook refuses to have its ``__code__`` or
@@ -148,17 +177,20 @@ def make_hook(policy: Policy, log_fd: int, count=lambda: None):
 
     def hook(event, args, *, _root=root, _writes=tuple(os.path.realpath(p) for p in policy.writes),
              _commands=policy.commands, _argvs=policy.argvs,
-             _may_fork=bool(policy.commands or policy.argvs), _log=log_fd, _count=count,
+             _may_fork=bool(policy.commands or policy.argvs), _log=log, _count=count,
              _realpath=os.path.realpath, _fspath=os.fspath, _getcwd=os.getcwd,
              _readlink=os.readlink, _join=os.path.join, _basename=os.path.basename,
              _refuse=_refuse, _file=__file__, _protected=_PROTECTED_ATTRIBUTES,
              _one=_ONE_PATH, _two=_TWO_PATHS, _processes=_PROCESS_EVENTS,
              _network=_NETWORK_EVENTS, _write_flags=_WRITE_FLAGS, _shells=_SHELLS,
-             _loopback=_is_loopback, _command_of=_pending_command):
+             _loopback=_is_loopback, _command_of=_pending_command, _isdir=os.path.isdir):
         if event == "open":
             path, mode, flags = (tuple(args) + (None, None, None))[:3]
             if isinstance(path, int):  # an open file descriptor: checked when opened
                 return
+            if path == _log.path and mode is None and flags is not None and \
+                    flags & os.O_APPEND and not flags & (os.O_TRUNC | os.O_RDWR):
+                return  # appending to the violations log (only adds refusals)
             writes = (mode is not None and any(c in mode for c in "wax+")) or \
                 (flags is not None and flags & _write_flags)
             if not writes:
@@ -222,7 +254,7 @@ def make_hook(policy: Policy, log_fd: int, count=lambda: None):
             return
         for target, dir_fd in targets:
             if isinstance(target, int):  # a file descriptor (ftruncate, fchmod, ...)
-                if target == _log:
+                if target == _log.fd:
                     raise _refuse("changing the sandbox's log", str(target), _log, _count)
                 continue
             try:
@@ -239,6 +271,8 @@ def make_hook(policy: Policy, log_fd: int, count=lambda: None):
                               _count) from None
             if real == "/dev/null" or real in _writes:
                 continue
+            if event == "os.mkdir" and _isdir(real):
+                continue  # makedirs(exist_ok=True) on a folder that exists changes nothing
             if real != _root and not real.startswith(_root + "/"):
                 raise _refuse("writing outside the notebook's folder", path, _log, _count)
 
@@ -306,8 +340,7 @@ def _pending_command() -> str | None:
 
 def install(policy: Policy, count=lambda: None) -> None:
     """Open the violations log, then install the hook (it cannot be removed)."""
-    log_fd = os.open(policy.violations, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    sys.addaudithook(make_hook(policy, log_fd, count))
+    sys.addaudithook(make_hook(policy, RefusalLog.open(policy.violations), count))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -320,7 +353,9 @@ def main(argv: list[str] | None = None) -> None:
     from ipykernel.kernelapp import IPKernelApp
 
     app = IPKernelApp.instance()
-    app.initialize(argv)
+    # No history database: IPython's history thread reconnects to it after a fork
+    # (`!cmd`), and the profile folder it lies in is shared, outside the notebook's.
+    app.initialize([*(argv or []), "--HistoryManager.enabled=False"])
     shell = app.shell
     # The number a cell gets in the notebook: IPython counts the cell before running it,
     # and ipykernel replies with one less (ipykernel/ipkernel.py, do_execute).

@@ -450,6 +450,7 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
             targets.append(target)
         sandbox.write_policies(run_dir / "sandbox.json", policies)
         env = _kernel_env(platform, run_dir)
+        env["MPLCONFIGDIR"] = str(_matplotlib_cache(root, env))
         env["JAXKO_NOTEBOOK_EVENTS"] = str(events)
         env[sandbox.POLICY_ENV] = str(run_dir / "sandbox.json")
         junit = run_dir / "nbmake-junit.xml"
@@ -475,6 +476,17 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
                 dest = executed_to / job.source.ipynb_rel
                 write_text_atomic(dest, target.read_text(encoding="utf-8"))
     return results
+
+
+def _matplotlib_cache(root: Path, env: dict[str, str]) -> Path:
+    """Matplotlib's font cache, built here, outside the sandbox: building it runs
+    `fc-list`, a process the kernels may not start. They only read it."""
+    cache = paths.build_dir(root) / "notebooks" / "matplotlib"
+    cache.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"],
+                   env={**env, "MPLCONFIGDIR": str(cache)}, cwd=cache,
+                   capture_output=True, timeout=300)
+    return cache
 
 
 def _write_kernelspec(run_dir: Path) -> None:
@@ -569,7 +581,8 @@ def _read_violations(path: Path) -> list[_Refusal]:
                                      str(data["message"])))
         except (ValueError, KeyError, TypeError, AttributeError):
             refusals.append(_Refusal(None, f"jaxko sandbox: unreadable refusal {line[:80]!r}"))
-    return refusals
+    # One attempt can be refused twice (pty.fork tries os.forkpty, then os.fork).
+    return list(dict.fromkeys(refusals))
 
 
 def _result(job: _Job, executed: Path, event: dict | None,
