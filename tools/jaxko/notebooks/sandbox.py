@@ -57,18 +57,21 @@ _ONE_PATH = {
     "shutil.rmtree": 1, "shutil.chown": None, "tempfile.mkstemp": None,
     "tempfile.mkdtemp": None, "shutil.make_archive": None,
 }
-# Events with a source and a destination: (check the source too?, dir_fd indices).
+# Events with a source and a destination: (is the source changed too?, (index of the
+# source's dir_fd, index of the destination's dir_fd)).
+_NO_FDS = (None, None)
 _TWO_PATHS = {
-    "os.rename": (True, (2, 3)), "os.link": (True, (2, 3)), "shutil.move": (True, ()),
-    "os.symlink": (False, (None, 2)), "shutil.copyfile": (False, ()),
-    "shutil.copymode": (False, ()), "shutil.copystat": (False, ()),
-    "shutil.copytree": (False, ()),
+    "os.rename": (True, (2, 3)), "os.link": (True, (2, 3)), "shutil.move": (True, _NO_FDS),
+    "os.symlink": (False, (None, 2)), "shutil.copyfile": (False, _NO_FDS),
+    "shutil.copymode": (False, _NO_FDS), "shutil.copystat": (False, _NO_FDS),
+    "shutil.copytree": (False, _NO_FDS),
 }
+_FORK_EVENTS = ("os.fork", "os.forkpty", "pty.spawn")
 _PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
-                   "os.fork", "os.forkpty", "pty.spawn", "os.startfile")
-_NETWORK_EVENTS = ("socket.connect", "socket.sendto", "socket.sendmsg", "socket.bind",
-                   "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr",
-                   "socket.getnameinfo")
+                   *_FORK_EVENTS)
+_ADDRESS_EVENTS = ("socket.connect", "socket.sendto", "socket.sendmsg", "socket.bind")
+_NETWORK_EVENTS = (*_ADDRESS_EVENTS, "socket.getaddrinfo", "socket.gethostbyname",
+                   "socket.gethostbyaddr", "socket.getnameinfo")
 _PROTECTED_ATTRIBUTES = ("__code__", "__defaults__", "__kwdefaults__")
 
 
@@ -169,103 +172,49 @@ def _refuse(what: str, detail: str, log: RefusalLog, count) -> PermissionError:
 def make_hook(policy: Policy, log: RefusalLog, count=lambda: None):
     """The audit hook enforcing ``policy``; refusals are appended to ``log``.
 
-    Everything the hook reads is bound now, as default arguments (immutable strings and
-    tuples, builtin functions), and the hook refuses to have its ``__code__`` or
-    defaults replaced, so Python code in the kernel cannot loosen it.
+    What the hook decides by is bound now, as default arguments (strings, tuples,
+    builtin functions), and the hook refuses to have its ``__code__`` or defaults
+    replaced, so Python code in the kernel cannot loosen it by rebinding names.
     """
-    root = os.path.realpath(policy.root)
 
-    def hook(event, args, *, _root=root, _writes=tuple(os.path.realpath(p) for p in policy.writes),
+    def hook(event, args, *, _root=os.path.realpath(policy.root),
+             _writes=tuple(os.path.realpath(p) for p in policy.writes),
              _commands=policy.commands, _argvs=policy.argvs,
              _may_fork=bool(policy.commands or policy.argvs), _log=log, _count=count,
-             _realpath=os.path.realpath, _fspath=os.fspath, _getcwd=os.getcwd,
-             _readlink=os.readlink, _join=os.path.join, _basename=os.path.basename,
              _refuse=_refuse, _file=__file__, _protected=_PROTECTED_ATTRIBUTES,
-             _one=_ONE_PATH, _two=_TWO_PATHS, _processes=_PROCESS_EVENTS,
-             _network=_NETWORK_EVENTS, _write_flags=_WRITE_FLAGS, _shells=_SHELLS,
-             _loopback=_is_loopback, _command_of=_pending_command, _isdir=os.path.isdir):
-        if event == "open":
-            path, mode, flags = (tuple(args) + (None, None, None))[:3]
-            if isinstance(path, int):  # an open file descriptor: checked when opened
-                return
-            if path == _log.path and mode is None and flags is not None and \
-                    flags & os.O_APPEND and not flags & (os.O_TRUNC | os.O_RDWR):
-                return  # appending to the violations log (only adds refusals)
-            writes = (mode is not None and any(c in mode for c in "wax+")) or \
-                (flags is not None and flags & _write_flags)
-            if not writes:
-                return
-            targets = [(path, None)]
-        elif event in _one:
-            dir_fd = _one[event]
-            targets = [(args[0], args[dir_fd] if dir_fd is not None and len(args) > dir_fd
-                        else None)]
-        elif event in _two:
-            both, fds = _two[event]
-            fds = tuple(fds) + (None, None)
-            targets = [(args[1], args[fds[1]] if fds[1] is not None and len(args) > fds[1]
-                        else None)]
-            if both:
-                targets.append((args[0], args[fds[0]] if fds[0] is not None and
-                                len(args) > fds[0] else None))
-        elif event == "sqlite3.connect":
-            database = _fspath(args[0]) if args else ":memory:"
-            if isinstance(database, bytes):
-                database = database.decode("utf-8", "surrogateescape")
-            if database in ("", ":memory:") or database.startswith("file::memory:"):
-                return
-            targets = [(database.split("?")[0].removeprefix("file:"), None)]
-        elif event in _processes:
-            if event in ("os.fork", "os.forkpty", "pty.spawn"):
+             _processes=_PROCESS_EVENTS, _network=_NETWORK_EVENTS, _forks=_FORK_EVENTS,
+             _written=_written_paths, _resolve=_resolve, _argv=_command_argv,
+             _shells=_SHELLS, _basename=os.path.basename, _isdir=os.path.isdir,
+             _loopback=_is_loopback, _address=_describe_address,
+             _command_of=_pending_command):
+        if event in _processes:
+            if event in _forks:
                 if _may_fork:
                     return  # the child keeps this hook: it may exec only the exemption's
                 raise _refuse("starting a process", _command_of() or event, _log, _count)
-            if event == "os.system":
-                command = args[0]
-                argv = ("/bin/sh", "-c", command.decode("utf-8", "surrogateescape")
-                        if isinstance(command, bytes) else str(command))
-            elif event == "subprocess.Popen":
-                argv = args[1]
-            elif event == "os.spawn":
-                argv = args[2]
-            else:  # os.exec, os.posix_spawn: (path, argv, env)
-                argv = args[1]
-            argv = (argv,) if isinstance(argv, (str, bytes)) else tuple(argv or ())
-            argv = tuple(a.decode("utf-8", "surrogateescape") if isinstance(a, bytes)
-                         else str(_fspath(a)) for a in argv)
-            shell = (len(argv) == 3 and argv[1] == "-c" and _basename(argv[0]) in _shells)
+            argv = _argv(event, args)
+            shell = len(argv) == 3 and argv[1] == "-c" and _basename(argv[0]) in _shells
             if (shell and argv[2] in _commands) or argv in _argvs:
                 return
-            shown = argv[2] if shell else " ".join(argv)
             what = ("running a command other than upstream's own" if _may_fork
                     else "starting a process")
-            raise _refuse(what, shown, _log, _count)
-        elif event in _network:
-            if _loopback(event, args):
-                return
-            raise _refuse("network access", _describe_address(event, args), _log, _count)
-        elif event == "object.__setattr__":
-            obj, name = args[0], args[1]
-            code = getattr(obj, "__code__", None)
-            if name in _protected and getattr(code, "co_filename", None) == _file:
-                raise _refuse("changing the sandbox", name, _log, _count)
+            raise _refuse(what, argv[2] if shell else " ".join(argv), _log, _count)
+        if event in _network:
+            if not _loopback(event, args):
+                raise _refuse("network access", _address(event, args), _log, _count)
             return
-        else:
+        if event == "object.__setattr__":
+            if args[1] in _protected and \
+                    getattr(getattr(args[0], "__code__", None), "co_filename", None) == _file:
+                raise _refuse("changing the sandbox", args[1], _log, _count)
             return
-        for target, dir_fd in targets:
+        for target, dir_fd in _written(event, args, _log.path):
             if isinstance(target, int):  # a file descriptor (ftruncate, fchmod, ...)
                 if target == _log.fd:
                     raise _refuse("changing the sandbox's log", str(target), _log, _count)
                 continue
             try:
-                path = _fspath(target)
-                if isinstance(path, bytes):
-                    path = path.decode("utf-8", "surrogateescape")
-                if not path.startswith("/"):
-                    base = _readlink(f"/proc/self/fd/{dir_fd}") if dir_fd not in (None, -1) \
-                        else _getcwd()
-                    path = _join(base, path)
-                real = _realpath(path)
+                path, real = _resolve(target, dir_fd)
             except (TypeError, ValueError, OSError):
                 raise _refuse("writing a file it cannot name", repr(target), _log,
                               _count) from None
@@ -279,11 +228,67 @@ def make_hook(policy: Policy, log: RefusalLog, count=lambda: None):
     return hook
 
 
+def _written_paths(event: str, args: tuple, log_path: str) -> list[tuple[object, int | None]]:
+    """The files an audit event writes, as (path or descriptor, dir_fd); [] for events
+    that write nothing (reads, and everything else)."""
+    if event == "open":
+        path, mode, flags = (tuple(args) + (None, None, None))[:3]
+        if path == log_path and mode is None and flags is not None and \
+                flags & os.O_APPEND and not flags & (os.O_TRUNC | os.O_RDWR):
+            return []  # appending to the violations log (only adds refusals)
+        writes = (mode is not None and any(c in mode for c in "wax+")) or \
+            (flags is not None and flags & _WRITE_FLAGS)
+        return [(path, None)] if writes and not isinstance(path, int) else []
+    if event in _ONE_PATH:
+        fd_at = _ONE_PATH[event]
+        return [(args[0], args[fd_at] if fd_at is not None and len(args) > fd_at else None)]
+    if event in _TWO_PATHS:
+        both, (src_fd_at, dst_fd_at) = _TWO_PATHS[event]
+
+        def at(index):
+            return args[index] if index is not None and len(args) > index else None
+
+        return [(args[1], at(dst_fd_at))] + ([(args[0], at(src_fd_at))] if both else [])
+    if event == "sqlite3.connect":
+        database = os.fspath(args[0]) if args else ":memory:"
+        if isinstance(database, bytes):
+            database = database.decode("utf-8", "surrogateescape")
+        if database in ("", ":memory:") or database.startswith("file::memory:"):
+            return []
+        return [(database.split("?")[0].removeprefix("file:"), None)]
+    return []
+
+
+def _resolve(target, dir_fd: int | None) -> tuple[str, str]:
+    """(the path as given, made absolute; its real path, links resolved)."""
+    path = os.fspath(target)
+    if isinstance(path, bytes):
+        path = path.decode("utf-8", "surrogateescape")
+    if not path.startswith("/"):
+        base = os.readlink(f"/proc/self/fd/{dir_fd}") if dir_fd not in (None, -1) \
+            else os.getcwd()
+        path = os.path.join(base, path)
+    return path, os.path.realpath(path)
+
+
+def _command_argv(event: str, args: tuple) -> tuple[str, ...]:
+    """The argument list a process event would run, as strings."""
+    if event == "os.system":
+        argv = ("/bin/sh", "-c", args[0])
+    elif event == "os.spawn":  # (mode, path, args, env)
+        argv = args[2]
+    else:  # subprocess.Popen (executable, args, ...), os.exec, os.posix_spawn (path, argv, env)
+        argv = args[1]
+    argv = (argv,) if isinstance(argv, (str, bytes)) else tuple(argv or ())
+    return tuple(a.decode("utf-8", "surrogateescape") if isinstance(a, bytes)
+                 else str(os.fspath(a)) for a in argv)
+
+
 def _is_loopback(event: str, args: tuple) -> bool:
     """Whether a network event stays on this machine (loopback or a Unix socket)."""
     import socket
 
-    if event in ("socket.connect", "socket.sendto", "socket.sendmsg", "socket.bind"):
+    if event in _ADDRESS_EVENTS:
         sock, address = args[0], args[1] if len(args) > 1 else None
         family = getattr(sock, "family", None)
         if family == socket.AF_UNIX or address is None:  # None: sendmsg on a connected socket
@@ -312,9 +317,9 @@ def _is_loopback(event: str, args: tuple) -> bool:
 
 
 def _describe_address(event: str, args: tuple) -> str:
-    address = args[1] if event.startswith("socket.") and len(args) > 1 and \
-        event in ("socket.connect", "socket.sendto", "socket.sendmsg", "socket.bind") else \
-        (args[0] if args else "")
+    """``host:port`` of a socket event, or the name a lookup asked for."""
+    address = (args[1] if len(args) > 1 else None) if event in _ADDRESS_EVENTS else \
+        (args[0] if args else None)
     if isinstance(address, tuple) and len(address) >= 2:
         return f"{address[0]}:{address[1]}"
     return str(address)
