@@ -28,7 +28,9 @@ What an audit hook cannot stop (docs/threat-model.md): native code, i.e. ``ctype
 and extension modules that open files, sockets or processes themselves; a process
 that an exemption lets run (its children are not Python under this hook); reading
 files; and Python code that is free to do anything (``--allow-unchecked-code``), which
-can undo the box through ctypes. The static check is what keeps translated code to
+can undo the box through ctypes. Smaller gaps of the same kind: CPython's ``open``
+event does not carry ``dir_fd``, so ``os.open(name, ..., dir_fd=fd)`` is judged as if
+``name`` were relative to the working directory; signals (``os.kill``) are not checked. The static check is what keeps translated code to
 upstream's tokens, so that the code running here is upstream's, with other strings.
 """
 

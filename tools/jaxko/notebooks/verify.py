@@ -175,8 +175,6 @@ def _kernel_env(platform: str, run_dir: Path) -> dict[str, str]:
     env["JUPYTER_PATH"] = str(run_dir / "jupyter")
     env["IPYTHONDIR"] = str(run_dir / "ipython")  # no personal startup files
     env["MPLBACKEND"] = "agg"
-    env["TMPDIR"] = str(run_dir / "tmp")  # each kernel's own is set by the sandbox launcher
-    (run_dir / "tmp").mkdir(parents=True, exist_ok=True)
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # imports write no .pyc (the sandbox refuses them)
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
     for name in [n for n in env if n.startswith("PYTEST_")]:  # e.g. an outer xdist worker's
@@ -450,6 +448,8 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
             targets.append(target)
         sandbox.write_policies(run_dir / "sandbox.json", policies)
         env = _kernel_env(platform, run_dir)
+        env["TMPDIR"] = str(run_dir / "tmp")  # pytest's; each kernel's is in its own folder
+        (run_dir / "tmp").mkdir()
         env["MPLCONFIGDIR"] = str(_matplotlib_cache(root, env))
         env["JAXKO_NOTEBOOK_EVENTS"] = str(events)
         env[sandbox.POLICY_ENV] = str(run_dir / "sandbox.json")
