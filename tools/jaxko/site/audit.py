@@ -121,10 +121,13 @@ class _PageText(html.parser.HTMLParser):
 
 # Markup whose rendered text differs from its source: roles (a {ref} shows the target's
 # title), math, inline code (highlighted, sometimes split), link targets.
-_OPAQUE = re.compile(r"<[^>\n]+>|(?:\{[\w:.-]+\}|:[\w:.-]+:)`[^`]*`|\$[^$]+\$|``[^`]+``|`[^`]+`_{0,2}")
+# ...and footnote or citation references ([#name]_, [1]_, [CIT]_), rendered as numbers.
+_OPAQUE = re.compile(r"<[^>\n]+>|(?:\{[\w:.-]+\}|:[\w:.-]+:)`[^`]*`|\$[^$]+\$|``[^`]+``|`[^`]+`_{0,2}"
+                     r"|\[[#*]?[\w.-]*\]_")
 # Innermost first: [![alt](img)](url); a URL may hold one level of brackets
 # (https://en.wikipedia.org/wiki/Transformer_(machine_learning_model)).
-_LINK_MD = re.compile(r"!?\[([^\][]*)\]\((?:[^()]|\([^()]*\))*\)")
+_LINK_MD = re.compile(r"!?\[([^\][]*)\]\((?:[^()]|\([^()]*\))*\)"
+                      r"|\[([^\][]*)\]\[[^\][]*\]")  # reference-style: [text][label]
 _EMPHASIS = re.compile(r"(?<!\\)\*{1,2}|(?<![\\\w])_{1,2}|_{1,2}(?!\w)|\\(?=\S)")
 # Sphinx's smartquotes turn quotes, dashes and ellipses typographic.
 _TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
@@ -142,7 +145,8 @@ def _rest_rendering(text: str) -> str:
 def _links(text: str, replacement: str) -> str:
     """Markdown links and images replaced by their text (nested ones included)."""
     while True:
-        replaced = _LINK_MD.sub(replacement, text)
+        replaced = _LINK_MD.sub(lambda m: m.expand(replacement.replace(
+            "\\1", "\\1" if m.group(1) is not None else "\\2")), text)
         if replaced == text:
             return text
         text = replaced

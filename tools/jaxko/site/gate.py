@@ -187,6 +187,9 @@ def untrusted(document):
 # only over the schemes of check.safety.LINK_SCHEMES (http, https, mailto) or relative.
 _LONE_START_TAG = re.compile(r"^\s*<([A-Za-z][\w-]*)\b[^<>]*>\s*$")
 _LONE_END_TAG = re.compile(r"^\s*</([A-Za-z][\w-]*)\s*>\s*$")
+# Elements without content or end tag (`<br>`, `<img ...>`): cleaned as they are.
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                   "meta", "source", "track", "wbr"})
 
 
 def clean_html(fragment: str) -> str:
@@ -205,11 +208,18 @@ def clean_html(fragment: str) -> str:
     if end is not None:
         return fragment.strip() if end.group(1).lower() in nh3.ALLOWED_TAGS else ""
     start = _LONE_START_TAG.match(fragment)
-    if start is not None:
+    if start is not None and start.group(1).lower() not in _VOID:
         closing = f"</{start.group(1).lower()}>"
         cleaned = clean(fragment.strip() + closing)
         return cleaned[: -len(closing)] if cleaned.endswith(closing) else cleaned
     return clean(fragment)
+
+
+def _same_html(a: str, b: str) -> bool:
+    """Equal but for whitespace and XHTML's self-closing slash (`<br />` is `<br>`)."""
+    def norm(html: str) -> str:
+        return " ".join(re.sub(r"\s*/>", ">", html).split()).lower()
+    return norm(a) == norm(b)
 
 
 def sanitize_html(document) -> None:
@@ -225,7 +235,7 @@ def sanitize_html(document) -> None:
             continue
         original = node.astext()
         cleaned = clean_html(original)
-        if " ".join(cleaned.split()) == " ".join(original.split()):
+        if _same_html(cleaned, original):
             continue
         logging.getLogger(__name__).warning(
             "jaxko gate: HTML in a translated message sanitized: `%s` -> `%s`",
