@@ -31,8 +31,9 @@ from pathlib import Path
 VERSION = 3
 FILENAME = "check.json"
 DEFAULT_DIR = ".jaxko_cache"
-# Libraries whose behaviour the rules embed (the syntax rule runs their parsers).
-_LIBRARIES = ("docutils", "myst-parser", "markdown-it-py")
+# Libraries whose behaviour the rules embed (the syntax rule runs their parsers and
+# knows Sphinx's roles and directives).
+_LIBRARIES = ("docutils", "myst-parser", "markdown-it-py", "sphinx")
 
 
 def default_dir() -> Path:

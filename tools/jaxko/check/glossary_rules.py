@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from jaxko import korean
 from jaxko.check.context import Context, cached, msgid_masked, msgstr_masked
 from jaxko.check.message import Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Edit, Hit, rule
 from jaxko.check.terms import matched_text
 
 
@@ -183,9 +184,13 @@ def missing_rendering(message: Message, context: Context):
                   None if curated else "info")
 
 
-@rule("glossary.forbidden", severity="error")
+@rule("glossary.forbidden", severity="error", fix="sometimes")
 def forbidden_rendering(message: Message, context: Context):
     """The msgstr uses a rendering the glossary forbids (wherever it appears).
+
+    Fixed when the entry names one rendering (no ``variants``), the forbidden word
+    stands alone (not inside a longer rendering) and a particle after it can be made to
+    agree with the rendering (컨볼루션을 → 합성곱을, 어레이를 → 배열을).
 
     Bad::
 
@@ -217,7 +222,60 @@ def forbidden_rendering(message: Message, context: Context):
             reported.add(found)
             term = matcher.terms[numbers[0]]
             agreed = term.en if term.keep else term.ko
-            yield Hit(f"`{found}` is forbidden for `{term.en}`; use `{agreed}`", agreed)
+            one = len(numbers) == 1 and (term.keep or len(term.renderings) == 1)
+            yield Hit(f"`{found}` is forbidden for `{term.en}`; use `{agreed}`", agreed,
+                      fix=_replace_all(message, analysis, found, agreed, context) if one else ())
+
+
+_HANGUL_RUN = re.compile(r"[가-힣]+")
+# First syllables of the particles whose shape follows the word before (을/를, 으로/로...).
+_VARIABLE_STARTS = frozenset(form[0] for particle in korean.PARTICLES
+                             for form in (particle.after_consonant, particle.after_vowel))
+
+
+def _replacement(text: str, start: int, end: int, new: str, context: Context) -> Edit | None:
+    """``text[start:end]`` replaced by the word ``new``, with the particle after it made
+    to agree (컨볼루션은 → 합성곱은, 어레이를 → 배열을); None when what follows may be
+    a particle whose shape cannot be told."""
+    run = _HANGUL_RUN.match(text, end)
+    if run is None:
+        return Edit(start, end, new)
+    ending = context.ending(new)
+    if ending is None:
+        return None
+    split = korean.split_particle(run.group(0))
+    if split is not None:
+        particle, form, _ = split
+        if particle.accepts(form, ending):
+            return Edit(start, end, new)
+        return Edit(start, end + len(form), new + particle.form_for(ending))
+    if run.group(0)[0] not in _VARIABLE_STARTS or context.ending(text[start:end]) == ending:
+        return Edit(start, end, new)  # 에서, 의, a compound (컨볼루션층): the same after any word
+    return None
+
+
+def _replace_all(message: Message, analysis: TermAnalysis, found: str, new: str,
+                 context: Context) -> tuple[Edit, ...]:
+    """Edits replacing every standalone ``found`` of the msgstr by ``new``; none when
+    any of them is ambiguous (inside a longer match, inside markup, an unknown ending)."""
+    text, edits = analysis.msgstr_masked, []
+    for match in analysis.korean_matches:
+        whole = matched_text(match)
+        start = match.start() + max(0, whole.find(found))
+        if whole != found:
+            if found in whole and not _hangul_before(text, start):
+                return ()  # inside a longer rendering: which word is meant is not ours to say
+            continue
+        if _hangul_before(text, start):
+            continue
+        end = match.end()
+        if message.msgstr[start:end] != text[start:end]:
+            return ()  # masked markup inside the match
+        edit = _replacement(text, start, end, new, context)
+        if edit is None:
+            return ()
+        edits.append(edit)
+    return tuple(edits)
 
 
 @rule("glossary.keep", severity="error")
@@ -257,9 +315,12 @@ def kept_term(message: Message, context: Context):
             yield Hit(f"`{words}` stays in English (`keep: true`) but is not in the msgstr", term.en)
 
 
-@rule("glossary.spacing", severity="warning")
+@rule("glossary.spacing", severity="warning", fix="sometimes")
 def spacing_variant(message: Message, context: Context):
     """The agreed rendering is written with other spacing (매개 변수 for 매개변수).
+
+    Fixed wherever the variant is plain text (only spaces change); a variant that spans
+    markup is left to the translator.
 
     Bad::
 
@@ -294,9 +355,26 @@ def spacing_variant(message: Message, context: Context):
             spacing = matcher.spacing_variants(analysis.msgstr_masked)
         for rendering in term.renderings:
             if rendering in spacing:
-                yield Hit(f"`{spacing[rendering]}` is spaced differently from the agreed "
-                          f"`{rendering}`", rendering)
+                written = spacing[rendering]
+                yield Hit(f"`{written}` is spaced differently from the agreed "
+                          f"`{rendering}`", rendering,
+                          fix=_respace(message, analysis.msgstr_masked, written, rendering))
                 break
+
+
+def _respace(message: Message, masked: str, written: str, rendering: str) -> tuple[Edit, ...]:
+    """Edits writing every plain-text ``written`` as ``rendering`` (only spaces differ)."""
+    if written.replace(" ", "") != rendering.replace(" ", "") or "  " in written:
+        return ()
+    edits, at = [], masked.find(written)
+    while at >= 0:
+        end = at + len(written)
+        if not _hangul_before(masked, at):  # as spacing_variants: not inside a word
+            if message.msgstr[at:end] != written:
+                return ()  # markup blanked inside: not plain text
+            edits.append(Edit(at, end, rendering))
+        at = masked.find(written, end)
+    return tuple(edits)
 
 
 _TITLE_WORDS = 6

@@ -12,7 +12,7 @@ from collections import Counter
 from jaxko.check import inline
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import MATH, Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Edit, Hit, rule
 
 
 def _missing(source: Counter, translated: Counter) -> list:
@@ -348,7 +348,7 @@ _MARKUP_KINDS = frozenset({inline.LITERAL, inline.ROLE, inline.LINK, inline.REFE
 
 
 @rule("markup.hangul-after-markup", severity="error", needs=("`", "*", "|", "]_"),
-      syntaxes=("rst",))
+      syntaxes=("rst",), fix="always")
 def hangul_after_markup(message: Message, context: Context):
     """reST: inline markup directly next to Hangul does not parse; put an escaped space (``\\ ``) between.
 
@@ -369,10 +369,13 @@ def hangul_after_markup(message: Message, context: Context):
         if item.kind not in _MARKUP_KINDS:
             continue
         raw = text[item.start:item.end]
+        # The fix: docutils drops an escaped space outside literals, so it changes nothing
+        # the reader sees; it only lets the markup end (or start) there.
         if item.end < len(text) and _AFTER_MARKUP.match(text, item.end):
             run = re.match(r"[가-힣]+", text[item.end:]).group(0)
             yield Hit(f"`{raw}{run}`: reST needs an escaped space between markup and Hangul",
-                      f"{raw}\\ {run}")
+                      f"{raw}\\ {run}", fix=(Edit(item.end, item.end, "\\ "),))
         if item.start > 0 and _AFTER_MARKUP.match(text, item.start - 1):
             yield Hit(f"`{text[item.start - 1]}{raw}`: reST needs an escaped space between "
-                      "Hangul and markup", f"{text[item.start - 1]}\\ {raw}")
+                      "Hangul and markup", f"{text[item.start - 1]}\\ {raw}",
+                      fix=(Edit(item.start, item.start, "\\ "),))

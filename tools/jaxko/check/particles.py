@@ -19,7 +19,7 @@ from jaxko.check import inline
 from jaxko.check.context import Context, msgstr_inlines
 from jaxko.check.glossary_rules import analyse
 from jaxko.check.message import Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Edit, Hit, rule
 from jaxko.check.terms import matched_text
 
 _HANGUL_RUN = re.compile(r"[가-힣]+")
@@ -69,13 +69,22 @@ def _judge(word: str, shown_word: str, text: str, position: int, context: Contex
     if ending is None or particle.accepts(form, ending):
         return None
     right = particle.form_for(ending)
+    # The fix only where the ending is a fact, not a guess: a Hangul syllable, or a
+    # reading the glossary gives (JAX → 잭스); never a word read by its spelling.
+    certain = korean.is_hangul_syllable(word[-1]) or word in context.readings \
+        or word.lower() in context.readings
     return Hit(f"`{shown_word}{form}{rest}`: after `{word}` the particle is `{right}`, not `{form}`",
-               f"{shown_word}{right}{rest}")
+               f"{shown_word}{right}{rest}",
+               fix=(Edit(position, position + len(form), right),) if certain else ())
 
 
-@rule("particle.agreement", severity="error")
+@rule("particle.agreement", severity="error", fix="sometimes")
 def particle_agreement(message: Message, context: Context):
     """A particle does not agree with the final consonant of the word before it.
+
+    Fixed where the word's ending is certain: a Hangul word (a glossary rendering, the
+    head of a gloss, emphasised or linked Korean) or a word the glossary gives a
+    ``reading``; code and other Latin words are left to the translator.
 
     Bad::
 

@@ -36,21 +36,36 @@ import inspect
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
-from jaxko.check.message import MessageKey
+from jaxko.check.message import UNSUPPRESSIBLE, MessageKey
 
 
 SEVERITIES = ("error", "warning", "info")  # info: not shown unless asked (--show-info)
+# Whether a rule's findings carry a fix (ruff's shape): on every finding, on some (the
+# unambiguous ones), or never.
+FIXES = ("always", "sometimes", "never")
+
+
+class Edit(NamedTuple):
+    """One change to a msgstr: ``msgstr[start:end]`` becomes ``text`` (offsets in the
+    msgstr as read, unescaped). A fix is data, never prose: ``jaxko check --fix``
+    applies it and nothing else."""
+
+    start: int
+    end: int
+    text: str
 
 
 @dataclass(frozen=True)
 class Hit:
-    """What a rule yields: the problem and, when it knows one, the fix."""
+    """What a rule yields: the problem, a suggestion for the reader and, when there is
+    exactly one right answer, the fix (edits of the msgstr, applied together)."""
 
     message: str
     suggestion: str | None = None
     severity: str | None = None   # this hit's severity when not the rule's (info: a hint)
+    fix: tuple[Edit, ...] = ()
 
 
 @dataclass(frozen=True, order=True)
@@ -66,6 +81,7 @@ class Finding:
     suggestion: str | None = field(compare=False, default=None)
     msgstr: str = field(compare=False, default="")
     msgctxt: str | None = field(compare=False, default=None)
+    fix: tuple[Edit, ...] = field(compare=False, default=())   # see Hit.fix
 
     @property
     def key(self) -> MessageKey:
@@ -75,7 +91,8 @@ class Finding:
     def as_dict(self) -> dict:
         return {"path": self.path, "line": self.line, "rule": self.rule,
                 "severity": self.severity, "message": self.message, "msgid": self.msgid,
-                "msgctxt": self.msgctxt, "msgstr": self.msgstr, "suggestion": self.suggestion}
+                "msgctxt": self.msgctxt, "msgstr": self.msgstr, "suggestion": self.suggestion,
+                "fix": [list(edit) for edit in self.fix]}
 
 
 @dataclass(frozen=True)
@@ -92,6 +109,11 @@ class Rule:
     # Prefilter: finds nothing when msgid and msgstr have the same inline markup (the
     # same kinds, roles and targets): the runner then skips it (see runner.same_markup).
     markup: bool = False
+    fix: str = "never"                   # FIXES: whether its findings carry a fix
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix != "never"
 
     @property
     def family(self) -> str:
@@ -119,12 +141,18 @@ _NAME = re.compile(r"^[a-z]+\.[a-z][a-z0-9-]*$")
 
 def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (),
          blocks: tuple[str, ...] = ("text",), scope: str = "message",
-         syntaxes: tuple[str, ...] = ("myst", "rst"), markup: bool = False):
+         syntaxes: tuple[str, ...] = ("myst", "rst"), markup: bool = False,
+         fix: str = "never"):
     """Register a rule generator under a dotted name, family first."""
     if not _NAME.match(name):
         raise ValueError(f"rule name {name!r} must be family.name in lower case")
     if severity not in SEVERITIES:
         raise ValueError(f"severity of {name} must be one of {SEVERITIES}")
+    if fix not in FIXES:
+        raise ValueError(f"fix of {name} must be one of {FIXES}")
+    if fix != "never" and (name.startswith(UNSUPPRESSIBLE) or scope != "message"):
+        # A safety finding is a refusal: nothing may "fix" it into acceptance.
+        raise ValueError(f"{name} cannot declare a fix (safety and project-wide rules never fix)")
     needs_tuple = (needs,) if isinstance(needs, str) and needs else tuple(needs)
 
     def register(function):
@@ -134,7 +162,7 @@ def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (
         if "Bad::" not in doc or "Good::" not in doc:
             raise ValueError(f"rule {name} needs Bad:: and Good:: examples in its docstring")
         RULES[name] = Rule(name, severity, function, needs_tuple, tuple(blocks), scope,
-                           tuple(syntaxes), markup)
+                           tuple(syntaxes), markup, fix)
         return function
 
     return register

@@ -215,7 +215,8 @@ class Checker:
                     findings.append(Finding(message.path, message.line, rule_.name,
                                             hit.severity or self.severity[rule_.name],
                                             hit.message, msgid, hit.suggestion, message.msgstr,
-                                            message.msgctxt))
+                                            message.msgctxt,
+                                            hit.fix if rule_.fixable else ()))
         return Checked(findings, checked, suppressed)
 
     def check_catalog(self, path: Path, lines: frozenset[int] | None) -> CatalogResult:
