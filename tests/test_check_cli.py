@@ -51,10 +51,11 @@ def test_json_format(tmp_path, capsys):
     assert check("--format", "json", str(path)) == 1
     data = json.loads(capsys.readouterr().out)
     finding = data["findings"][0]
-    assert set(finding) == {"path", "line", "rule", "severity", "message", "msgid", "msgstr",
-                            "suggestion"}
+    assert set(finding) == {"path", "line", "rule", "severity", "message", "msgid", "msgctxt",
+                            "msgstr", "suggestion", "fix"}
     assert (finding["line"], finding["rule"], finding["msgid"], finding["suggestion"]) == (
         6, "particle.agreement", "Use the array.", "배열을")
+    assert finding["fix"] == [[2, 3, "을"]]  # the edit of the msgstr, as data
     assert data["summary"]["errors"] == 1 and data["summary"]["rules"] == {"particle.agreement": 1}
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxko.check.examples import run_example
+from jaxko.check.examples import fix_example, run_example
 from jaxko.check.registry import RULES, rule
 from jaxko.check.runner import load_rules_modules
 
@@ -31,6 +31,30 @@ def test_good_example_stays_clean(name):
     assert examples, f"{name} has no Good:: example"
     for example in examples:
         assert run_example(rule_, example) == [], f"{name}: Good example has findings"
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_a_fix_turns_bad_into_good(name):
+    """A rule that fixes: its Bad example, fixed, is its Good example (the fix's expected
+    output); with fix="always", every Bad example is fixed. A rule that never fixes
+    changes nothing."""
+    rule_ = RULES[name]
+    goods = {(str(entry.get("location", "example.md:1")), str(entry["msgid"])): str(entry["msgstr"])
+             for example in rule_.examples("Good") for entry in example.get("entries", [example])}
+    fixed_any = False
+    for example in rule_.examples("Bad"):
+        changed = fix_example(rule_, example)
+        if not rule_.fixable:
+            assert changed == {}, f"{name} declares fix='never' and changed {changed}"
+            continue
+        if rule_.fix == "always":
+            assert changed, f"{name} declares fix='always' and did not fix {example}"
+        for key, msgstr in changed.items():
+            assert key in goods, f"{name}: no Good example for the fixed {key}"
+            assert msgstr == goods[key], f"{name}: Bad fixed to {msgstr!r}, Good is {goods[key]!r}"
+            fixed_any = True
+    if rule_.fixable:
+        assert fixed_any, f"{name} declares a fix and fixes none of its Bad examples"
 
 
 def test_families_cover_the_issues():

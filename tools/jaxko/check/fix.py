@@ -20,8 +20,9 @@ applied, per catalog:
    (:func:`jaxko.catalogs.write_text_atomic`), or shown as a unified diff.
 
 Safety and project-wide rules never fix (the registry refuses to register one that
-says it does), fuzzy entries are never checked, and suppressed findings are not shown,
-so none of them is ever touched.
+says it does), and an entry with a safety finding is not touched at all: a refusal
+stands on the text as written. Fuzzy entries are never checked, plural entries and
+suppressed findings never fixed.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Callable
 
 from jaxko.catalogs import write_text_atomic
 from jaxko.check import pofile
+from jaxko.check.message import UNSUPPRESSIBLE
 from jaxko.check.registry import Edit, Finding, select_rules
 from jaxko.errors import UserError
 
@@ -189,26 +191,35 @@ def fix_catalog(path: Path, keys: set, guard, wanted: Callable[[Finding], bool]
     fixable = {key for key in keys if key in entries and not entries[key].plural}
     fixed_by: dict[tuple, list[str]] = {}
 
-    def check(msgstrs: dict) -> Counter:
+    def check(msgstrs: dict) -> _Seen:
         return _findings(guard, path, entries, msgstrs)
 
-    seen = check(current)
+    first = seen = check(current)
     for _ in range(ROUNDS):
         proposed = {}
         for key in fixable:
-            found = [f for f in seen.get_findings(key) if f.fix and wanted(f)]
-            edits, used = choose(found)
+            if any(f.rule.startswith(UNSUPPRESSIBLE) for f in seen.get_findings(key)):
+                continue  # a refusal stands on the text as written: the entry is not touched
+            edits, used = choose([f for f in seen.get_findings(key) if f.fix and wanted(f)])
             if used:
                 proposed[key] = (apply_edits(current[key], edits), used)
         if not proposed:
             break
-        accepted = _accepted(check, current, seen, proposed)
+        after = check({**current, **{k: new for k, (new, _) in proposed.items()}})
+        # A fix may reveal a finding that is itself fixed next round (매개 변수과 →
+        # 매개변수과 → 매개변수와); one that brings anything else is not taken.
+        brought = after - (seen - _fixed(proposed, proposed))
+        accepted = [key for key in proposed
+                    if all(any(f.rule == rule and f.message == message and f.fix and wanted(f)
+                               for f in after.get_findings(key))
+                           for (k, rule, message) in brought if k == key)]
         if not accepted:
             break
         for key in accepted:
             current[key] = proposed[key][0]
             fixed_by.setdefault(key, []).extend(f.rule for f in proposed[key][1])
-        seen = check(current)
+        seen = after if len(accepted) == len(proposed) else check(current)
+    current = _settle(check, {k: e.msgstr for k, e in entries.items()}, current, first, seen)
     changed = {key: msgstr for key, msgstr in current.items() if msgstr != entries[key].msgstr}
     if not changed:
         return original, original, []
@@ -244,26 +255,29 @@ def _fixed(proposed: dict, keys) -> Counter:
     return Counter((key, f.rule, f.message) for key in keys for f in proposed[key][1])
 
 
-def _accepted(check, current: dict, seen: _Seen, proposed: dict) -> list:
-    """The proposed fixes that bring no finding: together when they can, else one at a
-    time (a rule that reads the whole page may see one entry's fix on another)."""
-    after = check({**current, **{k: new for k, (new, _) in proposed.items()}})
-    new = after - (seen - _fixed(proposed, proposed))
-    clean = [key for key in proposed if not any(k == key for k, _, _ in new)]
-    if not new:
-        return clean
-    if clean:
-        after = check({**current, **{k: proposed[k][0] for k in clean}})
-        if not after - (seen - _fixed(proposed, clean)):
-            return clean
-    accepted, base, msgstrs = [], seen, dict(current)
-    for key in sorted(proposed, key=lambda k: (k[1], k[0] or "")):
-        trial = check({**msgstrs, key: proposed[key][0]})
-        if not trial - (base - _fixed(proposed, [key])):
-            accepted.append(key)
-            msgstrs[key] = proposed[key][0]
-            base = trial
-    return accepted
+def _settle(check, original: dict, current: dict, first: _Seen, seen: _Seen) -> dict:
+    """``current`` less every fix after which the catalog has a finding it did not have
+    at first (in ``first``): the entries that bring one go back to their original
+    msgstr; when the new finding is on an entry nobody fixed (a rule that reads the
+    whole page), the fixes are taken again one at a time, each only if it brings none."""
+    changed = [key for key in current if current[key] != original[key]]
+    while changed:
+        new = seen - first
+        if not new:
+            return current
+        culprits = {key for key, _, _ in new}
+        if not culprits <= set(changed):
+            break
+        current = {**current, **{key: original[key] for key in culprits}}
+        changed = [key for key in changed if key not in culprits]
+        seen = check(current)
+    if not changed:
+        return current
+    settled = dict(original)
+    for key in sorted(changed, key=lambda k: (k[1], k[0] or "")):
+        if not check({**settled, key: current[key]}) - first:
+            settled[key] = current[key]
+    return settled
 
 
 def _findings(checker, path: Path, entries: dict, msgstrs: dict) -> _Seen:
@@ -323,8 +337,9 @@ def run(options, *, show_info: bool = False, write: bool = True) -> Outcome:
 
     from jaxko.check import runner
 
-    # Fixes are not cached (the cache keeps findings as text): every catalog is checked.
-    result = runner.run(replace(options, cache_dir=None))
+    # The first pass only says which entries have something to fix (the cache keeps the
+    # fixes); each catalog is then checked again from the text that is fixed.
+    result = runner.run(options)
     glossary, _ = runner._load_glossary(options)
     # The guard runs every message rule, whatever was selected: a fix of one rule may
     # not bring a finding of another.

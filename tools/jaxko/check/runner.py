@@ -28,7 +28,7 @@ from jaxko.check import config, consistency, inline, pofile
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
                                  ignored_rules, is_suppressed, syntax_of)
-from jaxko.check.registry import RULES, Finding, Hit, select_rules, unknown_names
+from jaxko.check.registry import RULES, Edit, Finding, Hit, select_rules, unknown_names
 from jaxko.check.sources import SourceIndex, guess
 from jaxko.errors import UserError
 
@@ -358,14 +358,15 @@ def _open_cache(options: Options, glossary_name: str | None, checker: Checker):
 def _to_cache(outcome: CatalogResult) -> cache_model.Entry:
     return cache_model.Entry(
         outcome.digest, outcome.sources, outcome.entries, outcome.checked, outcome.suppressed,
-        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion, f.msgstr, f.msgctxt]
-         for f in outcome.findings],
+        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion, f.msgstr, f.msgctxt,
+          [list(edit) for edit in f.fix]] for f in outcome.findings],
         [[r.key, r.text, r.line, r.suppressed] for r in outcome.records])
 
 
 def _from_cache(path: str, entry: cache_model.Entry) -> CatalogResult:
-    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt)
-                for line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt
+    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt,
+                        tuple(Edit(*edit) for edit in fix))
+                for line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt, fix
                 in entry.findings]
     records = [Record(key, text, path, line, suppressed)
                for key, text, line, suppressed in entry.records]
