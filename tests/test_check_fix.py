@@ -256,6 +256,10 @@ def test_a_fix_that_would_bring_a_finding_is_left(tmp_path, capsys):
     ("Use pip.", "pip를 씁니다.", "particle.agreement"),
     # After code: how `x[0]` is read is a guess.
     ("Use ``y`` here.", "``y``\\ 을 씁니다.", "particle.agreement"),
+    # A spaced variant that ends inside another word (기간, not 기): python-docs-ko.
+    ("Copy state between parameters.", "매개 변수간에 상태를 복사합니다.", "glossary.spacing"),
+    # A variant with markup inside it.
+    ("Each parameter.", "각 *매개* 변수.", "glossary.spacing"),
 ])
 def test_an_ambiguous_case_keeps_its_finding(tmp_path, capsys, msgid, msgstr, rule):
     (tmp_path / "g.yaml").write_text(GLOSSARY, encoding="utf-8")

@@ -37,6 +37,10 @@ terms:
   - en: given
     ko: 주어진
     pos: adjective
+  - en: enemy
+    ko: 적
+  - en: column
+    ko: 열
 """
 
 
@@ -418,3 +422,18 @@ def test_a_real_rest_error_is_still_a_parse_finding(tmp_path):
         'reST: (ERROR/3) Unknown interpreted text role "참조".',
         'reST: (ERROR/3) Unknown directive type "nodirective".',
     ]
+
+
+def test_a_one_syllable_rendering_inside_another_word_is_no_match(tmp_path):
+    """적 (enemy) in 적고, 적는, 적다 (the verb 적다, to write) and 열 (column) in 열면
+    (to open) are syllables of other words; 적를 and 열으로 are the renderings with a
+    particle that does not agree."""
+    clean = [("Write the enemy down.", "적고 나서 적는 사람이 적다고 합니다."),
+             ("Open the column.", "열면 보입니다. 수열이다."),
+             ("The enemy and the column.", "적을 보고 열로 갑니다.")]
+    assert check(tmp_path / "clean", clean, "particle.agreement") == []
+    planted = [("The enemy.", "적를 봅니다."), ("The column.", "열으로 갑니다.")]
+    found = check(tmp_path / "planted", planted, "particle.agreement")
+    assert [f.message for f in found] == [
+        "`적를`: after `적` the particle is `을`, not `를`",
+        "`열으로`: after `열` the particle is `로`, not `으로`"]

@@ -319,8 +319,9 @@ def kept_term(message: Message, context: Context):
 def spacing_variant(message: Message, context: Context):
     """The agreed rendering is written with other spacing (매개 변수 for 매개변수).
 
-    Fixed wherever the variant is plain text (only spaces change); a variant that spans
-    markup is left to the translator.
+    Fixed wherever the variant is plain text (only spaces change) and ends a word (a
+    particle or nothing after it); a variant that spans markup or ends inside another
+    word (구문 분석 기간 for 구문 분석기) is left to the translator.
 
     Bad::
 
@@ -372,6 +373,9 @@ def _respace(message: Message, masked: str, written: str, rendering: str) -> tup
         if not _hangul_before(masked, at):  # as spacing_variants: not inside a word
             if message.msgstr[at:end] != written:
                 return ()  # markup blanked inside: not plain text
+            after = _HANGUL_RUN.match(masked, end)
+            if after is not None and not korean.is_particle_run(after.group(0)):
+                return ()  # 구문 분석 기간: the variant ends inside another word
             edits.append(Edit(at, end, rendering))
         at = masked.find(written, end)
     return tuple(edits)

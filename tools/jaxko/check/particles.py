@@ -7,7 +7,9 @@ has a known ending. The Hangul after the word must be a whole particle (을, 으
 와의, 이라는 ...), so 함수형 or 배열들 are never taken for particles. In reST the
 escaped space between markup and particle (``:func:`jax.jit`\\ 을``) is skipped.
 A parenthesised gloss at the end of a link's text does not count (the Korean head word
-before it decides), and code ending in a bracket (``f(x)``) is not judged at all.
+before it decides), and code ending in a bracket (``f(x)``) is not judged at all. A
+rendering of one syllable counts only as a whole word followed by a case particle (적을,
+열로): in 적고, 적은 or 열면 it is a syllable of a verb.
 """
 
 from __future__ import annotations
@@ -123,6 +125,8 @@ def particle_agreement(message: Message, context: Context):
         word = matched_text(match)
         if match.end() in seen:
             continue
+        if len(word) == 1 and not _whole_word(masked, match.start(), match.end()):
+            continue  # 적 in 적고 (the verb 적다): a syllable of another word
         hit = _judge(word, word, masked, match.end(), context)
         if hit is not None:
             seen.add(match.end())
@@ -155,6 +159,24 @@ def particle_agreement(message: Message, context: Context):
         if hit is not None:
             seen.add(position)
             yield hit
+
+
+# Particles that no verb or adjective ending looks like: after a one-syllable rendering
+# only these make it a word of its own (적을, 열로); 적고, 적은, 적다, 열면 are verbs.
+_CASE_PARTICLES = frozenset(p for p in korean.PARTICLES
+                            if p.after_consonant in ("을", "이", "과", "으로"))
+
+
+def _whole_word(text: str, start: int, end: int) -> bool:
+    """Whether the one-syllable rendering ``text[start:end]`` is a word of its own: no
+    Hangul before it, and a case particle (or nothing) after it."""
+    if start > 0 and korean.is_hangul_syllable(text[start - 1]):
+        return False
+    run = _HANGUL_RUN.match(text, end)
+    if run is None:
+        return True
+    split = korean.split_particle(run.group(0))
+    return split is not None and split[0] in _CASE_PARTICLES
 
 
 def shown_word(literal: bool, text: str) -> str | None:
