@@ -28,7 +28,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-VERSION = 4  # 4: findings keep their fix (edits)
+VERSION = 4  # 4: findings keep their fix (edits), records their `jaxko: ignore` names
 FILENAME = "check.json"
 DEFAULT_DIR = ".jaxko_cache"
 # Libraries whose behaviour the rules embed (the syntax rule runs their parsers and
@@ -114,7 +114,7 @@ class Entry:
     checked: int
     suppressed: int
     findings: list[list]                   # [line, rule, severity, message, msgid, suggestion, msgstr, msgctxt, fix]
-    records: list                          # [key hash, msgstr hash, line, suppressed] each
+    records: list                          # [key hash, msgstr hash, line, ignored names] each
 
     def valid(self, digest: str | None, srcdir: Path | None) -> bool:
         if digest is None or digest != self.digest:
@@ -146,7 +146,8 @@ def _entry(raw) -> Entry | None:
                           and isinstance(e[1], int) and isinstance(e[2], str) for e in f[8])
                   for f in entry.findings)
           and isinstance(entry.records, list)
-          and all(isinstance(r, list) and len(r) == 4 for r in entry.records))
+          and all(isinstance(r, list) and len(r) == 4 and isinstance(r[3], list)
+                  and all(isinstance(n, str) for n in r[3]) for r in entry.records))
     return entry if ok else None
 
 

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from jaxko import korean
 from jaxko.check.context import Context, cached, msgid_masked, msgstr_masked
 from jaxko.check.message import Message
-from jaxko.check.registry import Edit, Hit, rule
+from jaxko.check.registry import Edit, Hit, family, rule
 from jaxko.check.terms import matched_text
+
+FAMILY = family("glossary", "용어집 (glossary)", order=1)
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,12 @@ def _english_kept(words: str, masked: str, term) -> bool:
                for w in {words, term.en, *term.forms})
 
 
-@rule("glossary.missing", severity="warning")
+@rule("glossary.missing", severity="warning",
+      explanation=(
+          "msgid의 영어 용어(인라인 코드, 역할 대상, URL, 수식 밖)가 msgstr에 용어집의 합의된 번역"
+          "(`ko`)으로도, 허용 변형(`variants`)으로도 나오지 않습니다. 복수형과 활용형(arrays, traced)도 "
+          "같은 용어로 봅니다. 문맥상 다른 뜻이면(예: machine learning *methods* → 기법) 항목에 "
+          "`# jaxko: ignore glossary.missing -- 이유`를 답니다."))
 def missing_rendering(message: Message, context: Context):
     """An English term of the msgid is in the msgstr in neither its agreed rendering nor a variant.
 
@@ -128,6 +135,8 @@ def missing_rendering(message: Message, context: Context):
         location: autodidax.md:12
         msgid: We compute the convolution of two arrays.
         msgstr: 두 배열의 컨벌루션 연산을 계산합니다.
+        expect:
+          - '`convolution` is translated without its agreed rendering `합성곱`'
 
     Good::
 
@@ -140,6 +149,8 @@ def missing_rendering(message: Message, context: Context):
         location: api.rst:9
         msgid: Each function returns a set of names.
         msgstr: 각 함수는 이름 모음을 반환합니다.
+        expect:
+          - '`set` is translated without its agreed rendering `집합`'
 
     Good::
 
@@ -184,7 +195,12 @@ def missing_rendering(message: Message, context: Context):
                   None if curated else "info")
 
 
-@rule("glossary.forbidden", severity="error", fix="sometimes")
+@rule("glossary.forbidden", severity="error", fix="sometimes",
+      explanation=(
+          "용어집이 금지한 번역(`forbidden`)이 msgstr에 있습니다. msgid와 상관없이 어디에 있든 오류입니다. "
+          "다른 단어의 일부(하이퍼파라미터 안의 파라미터)는 그 단어의 항목이 따로 다룹니다. "
+          "그 용어의 번역이 하나뿐이면(`variants` 없음) `--fix`가 그 번역으로 바꾸고 뒤의 조사도 맞춥니다"
+          "(어레이를 → 배열을)."))
 def forbidden_rendering(message: Message, context: Context):
     """The msgstr uses a rendering the glossary forbids (wherever it appears).
 
@@ -197,6 +213,8 @@ def forbidden_rendering(message: Message, context: Context):
         location: notebooks/convolutions.ipynb:20003
         msgid: Convolutions are everywhere in deep learning.
         msgstr: 컨볼루션은 딥러닝 어디에나 있습니다.
+        expect:
+          - '`컨볼루션` is forbidden for `convolution`; use `합성곱`'
 
     Good::
 
@@ -278,7 +296,10 @@ def _replace_all(message: Message, analysis: TermAnalysis, found: str, new: str,
     return tuple(edits)
 
 
-@rule("glossary.keep", severity="error")
+@rule("glossary.keep", severity="error",
+      explanation=(
+          "`keep: true`인 용어(JAX, XLA, pytree 등)는 영어 그대로 둡니다. msgstr에 영어 표기가 없으면 "
+          "오류이고, 읽는 소리(잭스)로 바꿔 쓴 경우에는 그렇게 알려 줍니다."))
 def kept_term(message: Message, context: Context):
     """A term the glossary keeps in English (JAX, XLA, pytree) is missing from the msgstr.
 
@@ -287,6 +308,8 @@ def kept_term(message: Message, context: Context):
         location: quickstart.md:5
         msgid: JAX runs on CPU, GPU and TPU.
         msgstr: 잭스는 CPU, GPU, TPU에서 실행됩니다.
+        expect:
+          - '`JAX` stays in English; the msgstr has `잭스`'
 
     Good::
 
@@ -315,7 +338,12 @@ def kept_term(message: Message, context: Context):
             yield Hit(f"`{words}` stays in English (`keep: true`) but is not in the msgstr", term.en)
 
 
-@rule("glossary.spacing", severity="warning", fix="sometimes")
+@rule("glossary.spacing", severity="warning", fix="sometimes",
+      explanation=(
+          "합의된 번역을 띄어쓰기만 다르게 썼습니다(매개 변수 ↔ 매개변수). 용어집 표기대로 고치거나, "
+          "그 띄어쓰기도 허용하려면 용어집의 `variants`에 추가합니다. "
+          "`--fix`는 띄어쓰기만 다른 곳을 용어집 표기로 고칩니다. 사이에 마크업이 있거나 변형이 다른 낱말 "
+          "안에서 끝나면(구문 분석 기간) 고치지 않습니다."))
 def spacing_variant(message: Message, context: Context):
     """The agreed rendering is written with other spacing (매개 변수 for 매개변수).
 
@@ -328,6 +356,8 @@ def spacing_variant(message: Message, context: Context):
         location: api.rst:7
         msgid: Each parameter has a default value.
         msgstr: 각 매개 변수에는 기본값이 있습니다.
+        expect:
+          - '`매개 변수` is spaced differently from the agreed `매개변수`'
 
     Good::
 
@@ -415,7 +445,11 @@ def _gloss_of(term, msgstr: str) -> bool:
     return False
 
 
-@rule("glossary.gloss-position", severity="info")
+@rule("glossary.gloss-position", severity="info",
+      explanation=(
+          "용어의 병기(번역어(영어 원어))는 한 페이지에 한 번, 그 용어가 처음 나오는 곳에 씁니다. 먼저 병기 없이 "
+          "쓰고 나중에 병기했거나, 같은 용어를 두 번 병기하면 알립니다. 제목(짧고 마침표가 없는 msgid)은 "
+          "첫 사용으로 치지 않습니다."))
 def gloss_position(message: Message, context: Context):
     """A term is glossed (rendering with its English in brackets) only once per page, at its first use.
 
@@ -432,6 +466,8 @@ def gloss_position(message: Message, context: Context):
           - location: thinking_in_jax.md:90
             msgid: Just-in-time compilation traces the function once.
             msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
+        expect:
+          - '`just-in-time compilation` is glossed here but first used without a gloss on line 8: move the gloss to its first use'
 
     Bad::
 
@@ -442,6 +478,8 @@ def gloss_position(message: Message, context: Context):
           - location: thinking_in_jax.md:90
             msgid: Just-in-time compilation traces the function once.
             msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
+        expect:
+          - '`just-in-time compilation` is glossed again; it was glossed on line 8 of this page: keep only the first gloss'
 
     Good::
 

@@ -110,6 +110,9 @@ class Rule:
     # same kinds, roles and targets): the runner then skips it (see runner.same_markup).
     markup: bool = False
     fix: str = "never"                   # FIXES: whether its findings carry a fix
+    # In code blocks, the languages the rule reads (None: any; a None inside: unknown).
+    code_languages: tuple[str | None, ...] | None = None
+    explanation: str = ""                # Korean, for translators (docs/checks.md)
 
     @property
     def fixable(self) -> bool:
@@ -139,11 +142,56 @@ RULES: dict[str, Rule] = {}
 _NAME = re.compile(r"^[a-z]+\.[a-z][a-z0-9-]*$")
 
 
+@dataclass(frozen=True)
+class Family:
+    """A family of rules (one module each): its name, its Korean title in the guide,
+    and its place there."""
+
+    name: str
+    title: str
+    order: int
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def family(name: str, title: str, order: int) -> Family:
+    """Declare a family of rules (at the top of its module, before its rules)."""
+    if FAMILIES.get(name, Family(name, title, order)) != Family(name, title, order):
+        raise ValueError(f"family {name} declared twice, differently")
+    FAMILIES[name] = Family(name, title, order)
+    return FAMILIES[name]
+
+
+# What a project-wide rule sees of each checked message (hashes, not texts: ~75,000
+# are kept and cached); the rule reads the few texts it needs from the catalogs.
+class Record(NamedTuple):
+    key: int                  # stable hash of msgctxt + msgid
+    text: int                 # stable hash of the msgstr
+    path: str
+    line: int
+    ignored: tuple[str, ...]  # `jaxko: ignore` names on the entry
+
+
+def stable_hash(text: str) -> int:
+    """A 64-bit hash that is the same in every process and run (``hash`` is salted)."""
+    from hashlib import blake2b
+
+    return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+
+
 def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (),
          blocks: tuple[str, ...] = ("text",), scope: str = "message",
          syntaxes: tuple[str, ...] = ("myst", "rst"), markup: bool = False,
-         fix: str = "never"):
-    """Register a rule generator under a dotted name, family first."""
+         fix: str = "never", code_languages: tuple[str | None, ...] | None = None,
+         explanation: str = ""):
+    """Register a rule under a dotted name, family first.
+
+    A message rule is a generator ``rule(message, context)`` of Hits; a project rule
+    (``scope="project"``) is ``rule(records, context, severity)`` over the
+    :class:`Record` of every checked message, yielding Findings, called once per run.
+    ``explanation`` is the Korean text of the translator guide.
+    """
     if not _NAME.match(name):
         raise ValueError(f"rule name {name!r} must be family.name in lower case")
     if severity not in SEVERITIES:
@@ -161,8 +209,12 @@ def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (
         doc = inspect.getdoc(function) or ""
         if "Bad::" not in doc or "Good::" not in doc:
             raise ValueError(f"rule {name} needs Bad:: and Good:: examples in its docstring")
+        if not explanation:
+            raise ValueError(f"rule {name} needs its Korean explanation (explanation=...)")
+        if name.split(".", 1)[0] not in FAMILIES:
+            raise ValueError(f"rule {name}: declare its family first (registry.family)")
         RULES[name] = Rule(name, severity, function, needs_tuple, tuple(blocks), scope,
-                           tuple(syntaxes), markup, fix)
+                           tuple(syntaxes), markup, fix, code_languages, explanation)
         return function
 
     return register

@@ -19,7 +19,9 @@ from functools import lru_cache
 from jaxko.check import inline, structure
 from jaxko.check.context import Context, msgstr_inlines, msgstr_masked
 from jaxko.check.message import Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Hit, family, rule
+
+FAMILY = family("syntax", "구문 (syntax)", order=8)
 
 _MARKUP_CHARS = "`*|_[]<>{}$"
 # A delimiter with space on both sides (`** 굵게**`) opens and closes nothing.
@@ -162,7 +164,13 @@ def _unparsed(text: str, syntax: str) -> Counter:
     return scanned - myst_structure(text)
 
 
-@rule("syntax.parse", severity="error", needs=tuple(_MARKUP_CHARS))
+@rule("syntax.parse", severity="error", needs=tuple(_MARKUP_CHARS),
+      explanation=(
+          "msgstr을 실제 파서(reST는 docutils, MyST는 MyST 파서)로 읽었을 때 msgid에는 없던 문제가 "
+          "생깁니다. MyST에서는 문장 부호 뒤의 강조 닫는 기호 바로 뒤에 한글이 오면(`**\"jit\"**을`) "
+          "강조가 풀립니다: 문장 부호를 강조 안쪽으로 옮기거나 구조를 바꿉니다. "
+          "Sphinx의 역할과 지시어(`:kbd:`, `:ref:`, `.. versionadded::` 등)와 msgid가 쓰는 역할·지시어"
+          "(프로젝트 확장의 것 포함)는 알려진 것으로 읽고 아무것도 실행하지 않습니다."))
 def parses(message: Message, context: Context):
     """The msgstr does not parse like its msgid: new reST warnings, or MyST markup that no longer takes effect.
 
@@ -171,6 +179,8 @@ def parses(message: Message, context: Context):
         location: tutorials.md:14
         msgid: Call **"jit"** once.
         msgstr: '**"jit"**을 한 번 호출하세요.'
+        expect:
+          - 'MyST markup no longer parses: **strong**; next to Hangul, emphasis after punctuation needs a space or moving the punctuation inside'
 
     Good::
 
