@@ -465,6 +465,8 @@ def may_have_parts(text: str, syntax: str) -> bool:
 
 def added(msgid: str, msgstr: str, syntaxes: tuple[str, ...]) -> list[Part]:
     """The parts the msgstr has and the msgid does not, under any of ``syntaxes``."""
+    if msgstr == msgid:
+        return []  # the same text parses the same (an untranslated copy, a code block)
     extra: Counter = Counter()
     for syntax in syntaxes:
         if not may_have_parts(msgstr, syntax):
