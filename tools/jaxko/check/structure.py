@@ -446,14 +446,21 @@ def structure(text: str, syntax: str) -> Counter:
     return parts
 
 
-# Without one of these, neither parser builds any part (sound, and cheap to test):
-# reST parts need a backquote (roles, references), `|` (substitutions), `_` (targets,
-# references), `::` (directives), `@` (e-mail links), a field marker `:x:` or a URI
-# scheme (a letter or digit before `:`); MyST parts need `<`, `[`, `{`, a fence
-# (backquotes, tildes, colons), `)=` (a target), a leading `---` or `+++` (front matter,
-# breaks), `:` (field lists, fences), or a scheme for linkify-style URLs.
+# Without one of these, neither parser builds any part (sound, and cheap to test).
+# reST: interpreted text is a part only as a role (`:name:` right before or after its
+# backquotes: ":`", "`:") or a reference (a backquote right before `_`); `text` alone is
+# the default role, title-reference (a `.. default-role::` would need explicit markup);
+# a reference name ends in `_` or `__` followed by no letter or digit (docutils' end
+# string wants space or punctuation after it: ``my_var`` and 이름_을 are no reference);
+# explicit markup (directives, targets `.. _x: url`, substitution definitions) starts
+# with ".. ", an anonymous target with "__ "; substitutions need `|`; standalone links
+# an `@` or a URI scheme (a letter or digit before `:`); `::` and a field marker `:x`
+# are kept as before. MyST parts need `<`, `[`, `{`, a fence (backquotes, tildes,
+# colons), `)=` (a target), a leading `---` or `+++` (front matter, breaks), `:` (field
+# lists, fences), or a scheme for linkify-style URLs. tests/test_check_structure.py
+# holds the claim against docutils on generated text and on real catalogs.
 _MAY_HAVE_PARTS = {
-    "rst": re.compile(r"[`|_@]|::|(?:^|\s):[^:\s]|[A-Za-z0-9][:]"),
+    "rst": re.compile(r":`|`:|`_|_(?!\w)|[|@]|\.\.\s|__\s|::|(?:^|\s):[^:\s]|[A-Za-z0-9]:"),
     "myst": re.compile(r"[<\[{`~]|:::|^\s*:[^\s:]|\)=|^\s*(?:---|\+\+\+)|[A-Za-z0-9.+-]:", re.M),
 }
 
