@@ -22,7 +22,8 @@ machine's speed cancels out.
 * ``--peers``: jaxko check, sphinx-lint, pofilter and polib's parse as command lines on
   the same corpus (python-docs-ko when it is there, else the synthetic set), in rounds,
   with the ratios taken within each round (sphinx-lint and pofilter come from the
-  ``bench`` extra: ``pip install -e '.[bench]'``).
+  ``bench`` extra: ``pip install -e '.[bench]'``); ``--baseline=DIR`` adds another
+  checkout's ``jaxko check`` (the code before a change) to the same rounds.
 """
 
 from __future__ import annotations
@@ -237,7 +238,8 @@ def peer_commands(corpus: Path, glossary: Path, empty: Path, scratch: Path) -> d
     }
 
 
-def peers(corpus: Path, glossary: Path, empty: Path, rounds: int = 3) -> list[str]:
+def peers(corpus: Path, glossary: Path, empty: Path, rounds: int = 3,
+          baseline: Path | None = None) -> list[str]:
     """jaxko check, sphinx-lint, pofilter and polib's parse on the same files in the same
     run: each round runs all four in turn (a different order each round) and the
     ratios are taken within the round, so a machine whose speed drifts (shared cores)
@@ -248,6 +250,10 @@ def peers(corpus: Path, glossary: Path, empty: Path, rounds: int = 3) -> list[st
 
     with tempfile.TemporaryDirectory(prefix="jaxko-peers-") as tmp:
         commands = peer_commands(corpus, glossary, empty, Path(tmp))
+        if baseline is not None:  # another checkout's jaxko check (before a change), same run
+            jaxko_args = commands["`jaxko check --no-cache` (all rules)"][1:]
+            commands[f"`jaxko check` of {baseline}"] = [
+                "env", f"PYTHONPATH={baseline / 'tools'}", sys.executable, "-m", "jaxko", *jaxko_args]
         names = list(commands)
         wall: dict[str, list[float]] = {name: [] for name in names}
         cpu: dict[str, list[float]] = {name: [] for name in names}
@@ -293,7 +299,8 @@ def main() -> int:
         label = "python-docs-ko" if real.is_dir() else "the synthetic set (python-docs-ko is not here)"
         glossary = real_glossary if real.is_dir() else BENCH / "glossary-300.yaml"
         print(f"Peers on {label} ({corpus}):\n")
-        print("\n".join(peers(corpus, glossary, empty)))
+        baseline = next((Path(a.split("=", 1)[1]) for a in sys.argv if a.startswith("--baseline=")), None)
+        print("\n".join(peers(corpus, glossary, empty, baseline=baseline)))
         return 0
     if "--quick" in sys.argv:  # one timing of the check only (while optimising)
         files = sorted(catalogs.rglob("*.po"))
