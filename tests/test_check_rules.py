@@ -111,6 +111,22 @@ def test_the_markup_language_test_is_metadata():
     declared = {name for name, r in RULES.items() if r.code_languages == MARKUP_LANGUAGES}
     assert declared == {"safety.raw", "safety.file", "safety.directive"}
 
+    from jaxko import glossary
+    from jaxko.check.message import CODE, Message
+    from jaxko.check.runner import Checker, Options
+
+    checker = Checker(Options(source_dir=GUIDE.parent / "no-such-folder",
+                              select=["safety.raw", "safety.directive"]), glossary.Glossary())
+    msgid = "x = 1\n"
+    msgstr = "x = 1\n.. raw:: html\n"
+
+    def fired(language):
+        message = Message("x.po", 3, msgid, msgstr, syntax="rst", block=CODE, language=language)
+        return sorted({f.rule for f in checker.check([message]).findings})
+
+    assert fired("python") == []
+    assert fired("rst") == fired(None) == ["safety.directive", "safety.raw"]
+
 
 def test_a_rule_without_examples_cannot_register():
     with pytest.raises(ValueError, match="Bad:: and Good::"):

@@ -1,11 +1,16 @@
 """The rule table: ``@rule("family.name", severity=...)`` on a generator over a message.
 
-A rule is a small generator ``rule(message, context)`` that yields ``Hit``s (or
-plain strings). Its docstring says what it catches in one line, then gives a
-``Bad::`` and a ``Good::`` example as a small YAML mapping (``msgid``, ``msgstr``,
-optionally ``location``, ``syntax``)::
+Everything about a rule is in its declaration. Its module declares the family once
+(``FAMILY = family("markup", "마크업 (markup)", order=3)``); the decorator says its
+severity, its prefilters, whether it can fix (``fix="always"|"sometimes"|"never"``,
+ruff's shape), which code blocks it reads (``code_languages``) and its Korean
+explanation for translators; the function is a small generator ``rule(message, context)``
+that yields ``Hit``s (or plain strings), a Hit's fix being data (:class:`Edit`s of the
+msgstr). Its docstring says what it catches in one line, then gives ``Bad::`` and
+``Good::`` examples as small YAML mappings (``msgid``, ``msgstr``, optionally
+``location``, ``syntax``; a Bad one lists the exact messages it gets under ``expect``)::
 
-    @rule("markup.literal", severity="error", needs="`")
+    @rule("markup.literal", severity="error", needs="`", explanation="...")
     def literal_kept(message, context):
         '''Every inline literal of the msgid appears unchanged in the msgstr.
 
@@ -14,13 +19,16 @@ optionally ``location``, ``syntax``)::
             location: index.md:3
             msgid: Call `jax.jit` once.
             msgstr: `jax.jjit`를 한 번 호출합니다.
+            expect:
+              - 'inline literal `jax.jit` of the msgid is missing or changed'
 
         Good::
             ...
         '''
 
 The examples are the documentation (``docs/checks.md`` shows them) and a test
-(``tests/test_check_rules.py`` runs each: Bad must fire, Good must stay clean).
+(``tests/test_check_rules.py`` runs each: Bad must give exactly its ``expect``, Good
+must stay clean, and a rule that fixes must fix its Bad example into its Good one).
 
 The prefilters say when a rule has nothing to do with a text message (code and math
 blocks always reach the rules that apply to them), so the runner need not call it:
