@@ -44,7 +44,7 @@ check: upstream  ## static checks on locale/ko, then a Korean build failing on i
 	$(JAXKO) check locale/ko
 	$(JAXKO) site build --no-execute --no-notebooks --strict --outdir _build/check-html
 
-review-html: setup  ## side-by-side review pages (English | Korean | findings | review state) in _build/review
+review-html: setup  ## side-by-side review pages (English | Korean | findings | review records), opened on the person's queue, in _build/review
 	$(JAXKO) review html
 
 notebooks: upstream  ## build Korean notebooks and execute them on real JAX (CPU)

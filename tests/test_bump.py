@@ -99,7 +99,7 @@ def _approve(root: Path, *starts: str) -> None:
             records[key] = review.Record(key, review.text_hash(entry.msgstr), entry.msgstr,
                                          "검수자", "2026-01-01")
     assert len(records) == len(starts)
-    review.save_records(root / "locale" / "ko" / "reviews" / "page.yaml", records)
+    review.save_records(root / "locale" / "ko" / "reviews" / "page.yaml", records.values())
 
 
 def test_bump_reports_new_fuzzy_obsolete_trivial_and_notebooks(tmp_path):

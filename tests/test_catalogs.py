@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import ROOT
 from jaxko import catalogs
 from jaxko.errors import UserError
 
@@ -37,12 +38,29 @@ def test_crlf_catalog_loads(tmp_path):
     assert [(e.msgid, e.msgstr) for e in catalogs.load(path)] == [("a", "b")]
 
 
-def test_vertical_tab_in_a_message_survives(tmp_path):
-    # Sphinx writes \v unescaped; polib must be given the path, not split text
+def test_vertical_tab_in_a_message_is_refused_with_its_line(tmp_path):
+    """docutils reads \v as a line break and the checker does not: no catalog holds one."""
     path = tmp_path / "vt.po"
     path.write_text(HEADER + 'msgid "x = 1\x0b  y = 2"\nmsgstr ""\n', encoding="utf-8")
-    (entry,) = catalogs.load(path)
-    assert entry.msgid == "x = 1\x0b  y = 2"
+    with pytest.raises(UserError) as err:
+        catalogs.load(path)
+    assert f"{path}:5: control character U+000B" in err.value.format()
+
+
+def test_upstream_text_with_a_control_character_is_not_extracted(tmp_path):
+    """The one upstream code block holding a vertical tab (async_note.md) stays out of
+    the templates, so no catalog is refused for upstream's text; the rest is extracted."""
+    from jaxko import extract
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text(
+        "# Title\n\nA paragraph.\n\n```python\nx = 1\x0b  y = 2\n```\n\n```python\nz = 3\n```\n",
+        encoding="utf-8")
+    result = extract.extract(root=ROOT, srcdir=docs, outdir=tmp_path / "pot")
+    text = (result.pot_dir / "index.pot").read_text(encoding="utf-8")
+    assert 'msgid "A paragraph."' in text and 'msgid "z = 3\\n"' in text
+    assert "x = 1" not in text
 
 
 def test_invalid_utf8_names_the_line(tmp_path):

@@ -42,7 +42,7 @@ def test_text_format(tmp_path, capsys):
     path = write(tmp_path, "a.po", BROKEN_PARTICLE)
     assert check(str(path)) == 1
     first = capsys.readouterr().out.splitlines()[0]
-    assert first == (f"{path}:6: error particle.agreement: `배열를`: after `배열` the particle "
+    assert first == (f"{path}:7: error particle.agreement: `배열를`: after `배열` the particle "
                      "is `을`, not `를` [배열을]")
 
 
@@ -54,7 +54,7 @@ def test_json_format(tmp_path, capsys):
     assert set(finding) == {"path", "line", "rule", "severity", "message", "msgid", "msgctxt",
                             "msgstr", "suggestion", "fix"}
     assert (finding["line"], finding["rule"], finding["msgid"], finding["suggestion"]) == (
-        6, "particle.agreement", "Use the array.", "배열을")
+        7, "particle.agreement", "Use the array.", "배열을")
     assert finding["fix"] == [[2, 3, "을"]]  # the edit of the msgstr, as data
     assert data["summary"]["errors"] == 1 and data["summary"]["rules"] == {"particle.agreement": 1}
 
@@ -63,7 +63,7 @@ def test_github_format(tmp_path, capsys):
     path = write(tmp_path, "a.po", BROKEN_PARTICLE)
     assert check("--format", "github", str(path)) == 1
     line = capsys.readouterr().out.splitlines()[0]
-    assert line.startswith(f"::error file={path},line=6,title=particle.agreement::")
+    assert line.startswith(f"::error file={path},line=7,title=particle.agreement::")
 
 
 def test_select_and_ignore(tmp_path, capsys):
@@ -150,7 +150,7 @@ def test_since_checks_only_changed_entries(tmp_path, capsys):
     write(tmp_path, "locale/new.po", BROKEN_PARTICLE)  # untracked: checked whole
     assert check("--since", "HEAD", "--format", "json", str(tmp_path / "locale")) == 1
     found = {(Path(f["path"]).name, f["line"]) for f in json.loads(capsys.readouterr().out)["findings"]}
-    assert found == {("a.po", 10), ("new.po", 6)}
+    assert found == {("a.po", 11), ("new.po", 7)}  # the msgstr lines
     assert check("--since", "no-such-rev", str(tmp_path / "locale")) == 2
     assert "--since no-such-rev" in capsys.readouterr().err
 

@@ -65,6 +65,7 @@ class Entry:
 
     def __init__(self, line: int, msgid: str, msgstr: str, syntax: str, comment: str = ""):
         self.line, self.msgid, self.msgstr, self.msgctxt = line, msgid, msgstr, None
+        self.msgstr_line = line + 1
         self.flags, self.tcomment, self.comment = (), comment, ""
         self.locations = (f"doc.{'rst' if syntax == RST else 'md'}:{line}",)
 

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import FIXTURES, ROOT
 from jaxko import catalogs
-from jaxko.workflow import review, review_html
+from jaxko.cli import main
+from jaxko.workflow import review
 from jaxko.workflow.documents import Document
 
 pytestmark = pytest.mark.browser
@@ -18,65 +19,96 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
 
 
+AI = "Claude (AI 2차 검토)"
+
+
 @pytest.fixture
 def pages(tmp_path):
+    """notebook: an AI pass over every message; a person approves one; one is edited
+    after the AI pass, one gets an error finding; the rest wait, AI-passed."""
     locale = tmp_path / "locale"
     shutil.copytree(FIXTURES / "site" / "locale", locale)
     catalogs_dir = locale / "ko" / "LC_MESSAGES"
     documents = {p.stem: Document(p.stem, p.stem, p) for p in catalogs_dir.glob("*.po")
                  if p.stem != "sphinx"}
     reviews = review.reviews_dir(locale)
-    review.decide(documents["notebook"], reviews, reviewer="정검수", keys=None, all_clean=True)
-    po = catalogs.load(documents["notebook"].catalog)
+    notebook = documents["notebook"]
+    review.decide(notebook, reviews, reviewer=AI, keys=None, all_clean=True, kind="ai-pass")
+    po = catalogs.load(notebook.catalog)
     translated = [e for e in po if e.msgstr and e.msgid and not e.obsolete]
-    edited, faulty = translated[0], translated[1]
+    approved, edited, faulty = translated[0], translated[1], translated[2]
+    review.decide(notebook, reviews, reviewer="정검수",
+                  keys=[review.message_key(approved.msgctxt, approved.msgid)])
     edited.msgstr += " 고침"
-    faulty.msgstr += " <script>alert(1)</script>"   # safety.html: an error finding
-    catalogs.save(po, documents["notebook"].catalog)
+    faulty.msgstr += " <script>alert(1)</script>"   # an error finding (code or safety rule)
+    catalogs.save(po, notebook.catalog)
     out = tmp_path / "review"
-    review_html.write_pages(documents, reviews, out)
-    return out, review.message_key(edited.msgctxt, edited.msgid), \
-        review.message_key(faulty.msgctxt, faulty.msgid)
+    # what `make review-html` runs (`jaxko review html`), on this locale
+    assert main(["review", "html", "--outdir", str(out), "--locale-dir", str(locale)]) == 0
+    keys = {name: review.message_key(e.msgctxt, e.msgid)
+            for name, e in (("approved", approved), ("edited", edited), ("faulty", faulty))}
+    return out, keys, len(translated)
 
 
-def test_filters_hide_reviewed_rows_without_a_server(pages):
+def test_the_page_opens_on_the_persons_queue_with_ai_pass_marks(pages):
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.is_file():
         pytest.fail(f"{CHROMIUM} missing: run `make system-deps` (.ci/system-deps.sh)")
-    out, changed_key, faulty_key = pages
+    out, keys, total = pages
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
         page = browser.new_page()
         page.goto((out / "index.html").as_uri())
+        row = page.locator("tr", has=page.locator("a", has_text="notebook"))
+        cells = [c.strip() for c in row.locator("td").all_inner_texts()]
+        # 번역 | 사람 검수 | AI 검토만 | 검수 전 | 사람 검수 대기 | 검사 결과
+        assert cells[1:6] == [str(total), "1", str(total - 3), "2", str(total - 1)]
         page.click("text=notebook")
         assert page.url.endswith("/doc/notebook.html")
         rows = page.locator("tr.message")
-        total = rows.count()
-        reviewed = page.locator('tr.message[data-state="reviewed"]')
-        assert total >= 3 and reviewed.count() == total - 2
-        changed = page.locator(f"#m-{changed_key}")
-        assert changed.get_attribute("data-state") == "changed"
-        assert changed.locator("ins").inner_text() == "고침"
-        assert "승인된 번역과의 차이" in changed.inner_text()
-        assert reviewed.first.is_visible()
-        page.check("#only-unreviewed")
-        assert not reviewed.first.is_visible() and changed.is_visible()
-        assert page.locator("#shown").inner_text() == "2"
-        page.uncheck("#only-unreviewed")
-        assert reviewed.first.is_visible()
-        faulty = page.locator(f"#m-{faulty_key}")
-        assert "safety.html" in faulty.locator("li.finding-error").first.inner_text()
+        assert rows.count() == total
+        # it opens on the person's queue: everything but the person-approved message
+        assert page.locator("#only-waiting").is_checked()
+        approved = page.locator(f"#m-{keys['approved']}")
+        assert not approved.is_visible()
+        assert page.locator("#shown").inner_text() == str(total - 1)
+        waiting = page.locator('tr.message[data-state="ai-passed"]')
+        assert waiting.count() == total - 3 and waiting.first.is_visible()
+        mark = waiting.first.locator(".record-ai-pass .kind")
+        assert mark.inner_text() == "AI 검토" and mark.is_visible()
+        assert AI in waiting.first.locator("td.state").inner_text()
+        assert "AI 검토만" in waiting.first.locator(".level").inner_text()
+        # the edited message: its AI pass is of an earlier text, with the word diff
+        edited = page.locator(f"#m-{keys['edited']}")
+        assert edited.get_attribute("data-state") == "changed" and edited.is_visible()
+        assert edited.locator("ins").inner_text() == "고침"
+        assert "이전 번역에 대한 기록" in edited.locator(".record-ai-pass").inner_text()
+        faulty = page.locator(f"#m-{keys['faulty']}")
+        assert faulty.locator("li.finding-error").count() >= 1   # the planted <script>
+        # the AI-pass-only filter leaves the AI-passed messages
+        page.check("#only-ai")
+        assert page.locator("#shown").inner_text() == str(total - 3)
+        assert not edited.is_visible() and waiting.first.is_visible()
+        page.uncheck("#only-ai")
+        page.uncheck("#only-waiting")
+        assert approved.is_visible() and page.locator("#shown").inner_text() == str(total)
+        assert "사람 검수" in approved.locator(".level").inner_text()
+        assert "정검수" in approved.locator(".record-person").inner_text()
+        assert approved.locator(".record-ai-pass").count() == 1     # the AI record is kept
         page.check("#only-findings")
-        assert faulty.is_visible() and not changed.is_visible()
-        assert not reviewed.first.is_visible()
+        assert faulty.is_visible() and not edited.is_visible()
         assert page.locator("#shown").inner_text() == "1"
-        # the catalog link points at the real file and line
-        link = changed.locator("td a").first
-        assert link.inner_text().startswith("notebook.po:")
+        # the catalog link points at the real file and the msgstr line
+        link = edited.locator("td a").first
+        name, line = link.inner_text().split(":")
+        assert name == "notebook.po"
         target = (out / "doc" / link.get_attribute("href")).resolve()
         assert target == (out.parent / "locale" / "ko" / "LC_MESSAGES" / "notebook.po").resolve()
+        assert target.read_text(encoding="utf-8").split("\n")[int(line) - 1].startswith("msgstr")
         (ROOT / "_build" / "test-artifacts").mkdir(parents=True, exist_ok=True)
+        page.uncheck("#only-findings")
+        page.check("#only-waiting")
         page.screenshot(path=str(ROOT / "_build" / "test-artifacts" / "review-page.png"),
                         full_page=True)
         browser.close()

@@ -97,3 +97,24 @@ def test_real_site_gotchas_page_and_download_print_korean(shared_upstream, tmp_p
                if c.cell_type == "code" for o in c.get("outputs", []))
     audited = audit.audit(result.outdir, REPO / "locale", srcdir=docs)
     assert audited.findings == [], [f.format() for f in audited.findings]
+
+
+def test_html_of_the_korean_run_is_sanitized_before_the_page_shows_it():
+    """A translated string can flow into `display(HTML(...))` (pallas/tpu/hardware joins a
+    header list): the page takes the Korean run's HTML through the sanitizer and drops
+    active output types, keeping the plain-text form."""
+    from jaxko.sphinxext.korean_outputs import merge_outputs
+
+    page = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("show()")])
+    ran = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("show()", outputs=[
+        nbformat.v4.new_output("display_data", data={
+            "text/html": "<table><tr><th>코어</th><th><img src=x onerror=alert(1)></th>"
+                         "<td style='x'><a href='javascript:alert(2)'>링크</a></td></tr></table>",
+            "application/javascript": "alert(3)",
+            "text/plain": "<IPython.core.display.HTML object>"})])])
+    assert merge_outputs(page, ran) == ""
+    data = page.cells[0].outputs[0]["data"]
+    assert "application/javascript" not in data and data["text/plain"]
+    html = data["text/html"]
+    assert "<th>코어</th>" in html and "<table>" in html
+    assert "onerror" not in html and "javascript:" not in html and "style" not in html

@@ -64,7 +64,7 @@ def test_approve_then_edit_puts_message_back_with_diff(project, capsys):
     assert approve(locale, "-m", key_of("Hello world.")) == 0
     assert set(queue(capsys, locale)) == {"Use the function."}
     records = review.load_records(locale / "ko" / "reviews" / "doc.yaml")
-    (record,) = records.values()
+    (record,) = records
     assert (record.reviewer, record.kind, record.msgstr) == ("검수자", "person", "안녕하세요, 세계.")
     # someone edits the approved Korean: back in the queue with the word diff
     po = catalogs.load(catalog)
@@ -73,10 +73,10 @@ def test_approve_then_edit_puts_message_back_with_diff(project, capsys):
     item = queue(capsys, locale)["Hello world."]
     assert item["state"] == "changed"
     assert item["diff"] == "안녕하세요, [-세계.-] {+여러분.+}"
-    assert item["record"]["reviewer"] == "검수자"
+    assert item["records"][0]["reviewer"] == "검수자" and not item["records"][0]["current"]
     capsys.readouterr()
     assert main(["review", "queue", "--locale-dir", str(locale)]) == 0
-    assert "diff since approval: 안녕하세요, [-세계.-] {+여러분.+}" in capsys.readouterr().out
+    assert "diff since the earlier approval: 안녕하세요, [-세계.-] {+여러분.+}" in capsys.readouterr().out
 
 
 def test_update_keeps_records_and_msgid_bump_shows_previous_english(project, capsys):
@@ -96,7 +96,7 @@ def test_update_keeps_records_and_msgid_bump_shows_previous_english(project, cap
     bumped = waiting["Use the functions."]
     assert bumped["state"] == "fuzzy"
     assert bumped["previous_msgid"] == "Use the function."
-    assert bumped["record"]["reviewer"] == "검수자"
+    assert bumped["records"][0]["reviewer"] == "검수자"
     capsys.readouterr()
     assert main(["review", "queue", "--locale-dir", str(locale)]) == 0
     assert "was: Use the function." in capsys.readouterr().out
@@ -127,7 +127,7 @@ def test_self_review_refused_without_self(project, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--self" in err
     assert main([*args, "--self"]) == 0
-    (record,) = review.load_records(locale / "ko" / "reviews" / "doc.yaml").values()
+    (record,) = review.load_records(locale / "ko" / "reviews" / "doc.yaml")
     assert (record.reviewer, record.kind) == ("역자", "self")
 
 
@@ -150,9 +150,9 @@ def test_ai_pass_and_reject_are_recorded_as_such(project, capsys):
     assert main(["review", "reject", "doc", "--locale-dir", str(locale), "--reviewer", "검수자",
                  "-m", key_of("Use the function."), "--note", "'사용합니다' 대신 '씁니다'"]) == 0
     records = review.load_records(locale / "ko" / "reviews" / "doc.yaml")
-    assert records[key_of("Hello world.")].kind == "ai-pass"
+    assert records.get(key_of("Hello world."), review.Kind.AI_PASS).reviewer == "검수자"
     rejected = queue(capsys, locale)["Use the function."]
-    assert rejected["state"] == "rejected" and "씁니다" in rejected["record"]["note"]
+    assert rejected["state"] == "rejected" and "씁니다" in rejected["records"][0]["note"]
     text = (locale / "ko" / "reviews" / "doc.yaml").read_text(encoding="utf-8")
     keys = [line.split(": ", 1)[1] for line in text.splitlines() if line.startswith("- key: ")]
     assert keys == sorted(keys) and len(keys) == 2     # stable order: small diffs
@@ -174,24 +174,38 @@ def test_unknown_message_id_is_refused(project, capsys):
     assert "jaxko review queue" in capsys.readouterr().err
 
 
-def test_stats_shows_reviewed_share_and_who(project, capsys):
-    locale = project["locale"]
-    assert approve(locale, "--kind", "ai-pass", "-m", key_of("Hello world.")) == 0
+def test_stats_json_shows_the_three_levels_and_who(project, capsys):
+    locale, catalog = project["locale"], project["catalog"]
+    po = catalogs.load(catalog)
+    po.find("Another sentence.").msgstr = "다른 문장입니다."
+    catalogs.save(po, catalog)
+    assert approve(locale, "--kind", "ai-pass", "-m", key_of("Hello world."),
+                   "-m", key_of("Use the function.")) == 0
+    assert main(["review", "approve", "doc", "--locale-dir", str(locale), "--reviewer", "사람",
+                 "-m", key_of("Hello world.")]) == 0
     capsys.readouterr()
     assert main(["stats", "--locale-dir", str(locale), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     (doc,) = data["documents"]
-    assert doc["review"]["reviewed"] == 1 and doc["review"]["percent"] == 50.0
-    assert doc["review"]["reviewed_by"] == [{"name": "검수자", "kind": "ai-pass"}]
-    assert data["total"]["reviewed"] == 1 and data["total"]["percent_reviewed"] == 50.0
+    levels = {"translated": 3, "person": 1, "ai_pass_only": 1, "not_reviewed": 1}
+    assert {k: doc["review"][k] for k in levels} == levels
+    assert doc["review"]["percent_person"] == 33.3
+    assert [(c["name"], c["kind"], c["messages"]) for c in doc["review"]["reviewed_by"]] == [
+        ("사람", "person", 1), ("검수자", "ai-pass", 2)]      # the AI pass is still credited
+    assert {k: data["total"]["review"][k] for k in levels} == levels
+    assert set(data["review_levels"]) == {"person", "ai_pass_only", "not_reviewed"}
     assert main(["stats", "--locale-dir", str(locale)]) == 0
-    assert "Reviewed: 1/2 translated messages (50.0%)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert ("Review of the 3 translated messages: 1 reviewed by a person (33.3%), "
+            "1 AI pass only (33.3%), 1 not reviewed (33.3%)") in out
 
 
 # ------------------------------------------------------------------ the site
 
 
-def test_site_banner_says_reviewed_only_for_a_fully_approved_page(tmp_path):
+def test_site_banner_and_progress_page_show_the_three_levels(tmp_path):
+    """Built HTML: 검수 완료 only where a person approved every message; an AI pass is
+    named as such; the banner and the progress page give the three levels."""
     import re
     import shutil
 
@@ -206,10 +220,23 @@ def test_site_banner_says_reviewed_only_for_a_fully_approved_page(tmp_path):
     shutil.copytree(site / "docs", docs)
     reviews = review.reviews_dir(locale)
     catalogs_dir = locale / "ko" / "LC_MESSAGES"
-    for name in ("plain", "index"):
-        review.decide(Document(name, name, catalogs_dir / f"{name}.po"), reviews,
-                      reviewer="정검수", keys=None, all_clean=True)
-    # index is edited after its approval: one message drops back to unreviewed
+
+    def doc(name):
+        return Document(name, name, catalogs_dir / f"{name}.po")
+
+    review.decide(doc("plain"), reviews, reviewer="정검수", keys=None, all_clean=True)
+    # notebook: an AI pass over every message, then a person over one of them
+    review.decide(doc("notebook"), reviews, reviewer="Claude (AI 2차 검토)", keys=None,
+                  all_clean=True, kind="ai-pass")
+    ai_passed = review.read_items(doc("notebook").catalog,
+                                  review.load_records(review.records_path(reviews, "notebook")))
+    translated = [i for i in ai_passed if i.translation == "translated"]
+    review.decide(doc("notebook"), reviews, reviewer="정검수", keys=[translated[0].key])
+    # mystnb: an AI pass only
+    review.decide(doc("mystnb"), reviews, reviewer="Claude (AI 2차 검토)", keys=None,
+                  all_clean=True, kind="ai-pass")
+    # index: approved by a person, then one message edited: not 검수 완료 any more
+    review.decide(doc("index"), reviews, reviewer="정검수", keys=None, all_clean=True)
     po = catalogs.load(catalogs_dir / "index.po")
     entry = next(e for e in po if e.msgstr and not e.obsolete and e.msgid)
     entry.msgstr += " (고침)"
@@ -222,51 +249,52 @@ def test_site_banner_says_reviewed_only_for_a_fully_approved_page(tmp_path):
         html = (outdir / f"{name}.html").read_text(encoding="utf-8")
         return re.search(r'<div class="jaxko-status.*?</div>', html, re.S).group(0)
 
+    def levels(html: str) -> tuple[int, int, int]:
+        found = re.search(r'data-person="(\d+)" data-ai-pass-only="(\d+)" '
+                          r'data-not-reviewed="(\d+)"', html)
+        return tuple(int(n) for n in found.groups())
+
+    n_notebook = len(translated)
     plain = banner("plain")
     assert re.search(r"검수 완료: 정검수, \d{4}-\d\d-\d\d", plain)
-    assert "검수: 정검수" in plain and "jaxko-review-complete" in plain
+    assert "jaxko-review-complete" in plain and "검수: 정검수" in plain
+    assert levels(plain)[1:] == (0, 0) and "사람 검수 " in plain
+    notebook = banner("notebook")
+    assert "jaxko-review-partial" in notebook and "검수 완료" not in notebook
+    assert levels(notebook) == (1, n_notebook - 1, 0)
+    assert f"AI 검토만 {n_notebook - 1}개" in notebook and "를 사람이 검수했습니다" in notebook
+    # credits read naturally: each name once, under the label of its kind
+    assert "검수: 정검수 · AI 검토: Claude (AI 2차 검토)</p>" in notebook
+    assert "(AI 2차 검토) (AI 검토)" not in notebook
+    mystnb = banner("mystnb")
+    assert "jaxko-review-ai" in mystnb and "AI 검토만 마쳤습니다" in mystnb
+    assert "사람의 검수는 아직입니다" in mystnb and "검수 완료" not in mystnb
+    assert levels(mystnb)[0] == 0 and levels(mystnb)[2] == 0
     index = banner("index")
     assert "검수 완료" not in index and "jaxko-review-partial" in index
-    assert "가 검수되었습니다" in index
+    assert levels(index)[2] == 1
     guide = banner("guide")                     # no records: honestly not reviewed
     assert "아직 검수되지 않았습니다" in guide and "검수 완료" not in guide
+    assert levels(guide)[:2] == (0, 0)
     progress = (outdir / "translation" / "progress.html").read_text(encoding="utf-8")
-    assert "검수율" in progress and "정검수" in progress
+    assert "사람 검수" in progress and "AI 검토만" in progress and "검수 전" in progress
+    assert "정검수" in progress and "AI 검토: Claude (AI 2차 검토)" in progress
     assert "영어와 다르게 번역된 문장" in progress
+    person = sum(levels(banner(n))[0] for n in ("plain", "notebook", "mystnb", "index", "guide"))
+    assert re.search(rf"사람 검수 {person}개\(", progress)
 
 
 def test_site_names_an_ai_pass_as_such(project):
-    from jaxko.site.status import review_text
+    from jaxko.site.status import credit_parts, review_text
     from jaxko.workflow import stats
 
     locale = project["locale"]
     assert approve(locale, "--kind", "ai-pass", "--all-clean") == 0
     (item,) = stats.collect(locale).__iter__()
     state, line = review_text(item)
-    assert state == "ai" and line.startswith("AI 검토 완료: 검수자 (AI 검토)")
-    assert "검수 완료" not in line.replace("AI 검토 완료", "")
-
-
-def test_voided_lists_approvals_an_edit_voids(project, capsys):
-    locale, catalog = project["locale"], project["catalog"]
-    assert approve(locale, "--all-clean") == 0
-    git = ["git", "-C", str(locale), "-c", "user.email=t@example.com", "-c", "user.name=t"]
-    subprocess.run(["git", "init", "-q", str(locale)], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "base"], check=True)
-    args = ["review", "voided", "--since", "HEAD", "--locale-dir", str(locale)]
-    capsys.readouterr()
-    assert main([*args, "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"voided": [], "documents": {}}
-    po = catalogs.load(catalog)
-    po.find("Hello world.").msgstr = "안녕, 세계."
-    catalogs.save(po, catalog)
-    assert main([*args, "--format", "github"]) == 0
-    out = capsys.readouterr().out
-    assert f"::warning file={catalog},line=" in out and "검수자" in out
-    assert out.count("::warning") == 1
-    assert "| `doc` | 2 | 1 | 1 |" in out
-    assert main(["review", "voided", "--since", "no-such-rev", "--locale-dir", str(locale)]) == 2
+    assert state == "ai" and line.startswith("AI 검토만 마쳤습니다: 검수자, ")
+    assert "검수 완료" not in line
+    assert credit_parts(item) == ["번역: 역자", "AI 검토: 검수자"]
 
 
 def test_interactive_session_approves_rejects_and_edits(project):

@@ -76,6 +76,9 @@ def test_pull_requests_run_the_tests_the_checks_and_the_notebook_matrix():
     assert "make test" in _runs(ci["jobs"]["test"]) or "bash .ci/run" in _runs(ci["jobs"]["test"])
     check = _runs(ci["jobs"]["check"])
     assert "jaxko check --format github $since" in check and "--since origin/" in check
+    # records that cannot stand fail the check; the author is GitHub's, not git's
+    assert 'jaxko review voided --since "origin/$GITHUB_BASE_REF" --author "$PR_AUTHOR"' in check
+    assert "github.event.pull_request.user.login" in str(ci["jobs"]["check"])
 
     nb = _workflow("notebooks.yml")
     assert "pull_request" in nb["on"] and "workflow_call" in nb["on"]

@@ -132,14 +132,17 @@ def snapshot(locale_dir: Path, language: str = "ko") -> dict[str, PageSnapshot]:
         page = path.relative_to(base).with_suffix("").as_posix()
         po = catalogs.load(path)
         records = review.load_records(review.records_path(reviews, page))
-        states = {item.key: item.state for item in review.items_of(po, records)}
+        # an approval of any kind counts: voiding an AI pass voids an approval too
+        levels = ({item.key: item.level for item in review.read_items(path, records)}
+                  if records else {})
         active = {}
         for entry in po:
             if entry.obsolete or not entry.msgid:
                 continue
             previous = ((entry.previous_msgctxt, entry.previous_msgid)
                         if entry.previous_msgid is not None else None)
-            reviewed = states.get(review.message_key(entry.msgctxt, entry.msgid)) == "reviewed"
+            reviewed = levels.get(review.message_key(entry.msgctxt, entry.msgid),
+                                  review.Level.NOT_REVIEWED) > review.Level.NOT_REVIEWED
             active[(entry.msgctxt, entry.msgid)] = Message(
                 catalogs.is_translated(entry), entry.fuzzy, reviewed, previous)
         pages[page] = PageSnapshot(active, frozenset((e.msgctxt, e.msgid) for e in po

@@ -63,11 +63,26 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _command_parser(parser: argparse.ArgumentParser, args) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` ran: ``jaxko review queue``'s for
+    ``jaxko review queue --bad``, so an unknown option points at its ``--help``."""
+    current = parser
+    while True:
+        action = next((a for a in current._actions
+                       if isinstance(a, argparse._SubParsersAction)), None)
+        name = getattr(args, action.dest, None) if action is not None else None
+        if name not in (action.choices if action is not None else {}):
+            return current
+        current = action.choices[name]
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import fnmatch
+import shlex
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 # Documents never read by Sphinx (relative to docs/).
@@ -49,6 +52,63 @@ SUPPORT_FILES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 ACCELERATOR_REASON = "requires accelerators"
+
+
+@dataclass(frozen=True)
+class SandboxExemption:
+    """What upstream's own code in one notebook does that the sandbox otherwise refuses
+    (:mod:`jaxko.notebooks.sandbox`): exact shell commands, argument lists and files.
+
+    Nothing is allowed by kind ("any cmake"), only these exact commands and paths: the
+    static check guarantees the translated code around them is upstream's."""
+
+    pattern: str  # the notebook, as in EXECUTION_EXCLUDES
+    reason: str
+    commands: tuple[str, ...] = ()  # as IPython's `!`/`%pip` hands them to the shell;
+    # "{python}" stands for this Python, quoted as `%pip` quotes it
+    argvs: tuple[tuple[str, ...], ...] = ()  # subprocess argument lists, exactly
+    writes: tuple[str, ...] = ()  # files outside the notebook's folder, exactly
+
+    def commands_for(self, python: str = sys.executable) -> tuple[str, ...]:
+        """The commands with ``{python}`` replaced by ``python``, quoted for the shell."""
+        return tuple(c.replace("{python}", shlex.quote(python)) for c in self.commands)
+
+    def as_dict(self) -> dict:
+        """As report.json shows it (and the cache key hashes it)."""
+        return {"reason": self.reason, "commands": list(self.commands),
+                "argvs": [list(a) for a in self.argvs], "writes": list(self.writes)}
+
+
+# The executed notebooks whose upstream code starts processes or writes outside its own
+# folder, found by running all of them in the sandbox (docs/notebooks.md). Every other
+# notebook runs with no exemption.
+SANDBOX_EXEMPTIONS: tuple[SandboxExemption, ...] = (
+    SandboxExemption(
+        "ffi.*", "cell 8 builds the C++ example beside it with upstream's three `!cmake` "
+        "lines (cmake itself runs outside the sandbox)",
+        commands=("cmake -DCMAKE_BUILD_TYPE=Release -B ffi/_build ffi",
+                  "cmake --build ffi/_build", "cmake --install ffi/_build")),
+    SandboxExemption(
+        "notebooks/colocated-python.*", "cells 9 and 16 write /tmp/foo from a colocated "
+        "Python function: upstream's example of a side effect",
+        writes=("/tmp/foo",)),
+    SandboxExemption(
+        "notebooks/cute_dsl_jax.*", "GPU only: cells 6 and 8 run nvidia-smi, cell 10 "
+        "`%pip install`s the CUTLASS DSL (pip runs outside the sandbox)",
+        commands=("nvidia-smi", '{python} -m pip install "nvidia-cutlass-dsl[cu13]" --quiet'),
+        argvs=(("nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"),)),
+)
+
+
+def sandbox_exemption(docname_or_path: str,
+                      exemptions: tuple[SandboxExemption, ...] = SANDBOX_EXEMPTIONS
+                      ) -> SandboxExemption | None:
+    """The sandbox exemption of a notebook, or None (the usual case)."""
+    name = docname_or_path.replace("\\", "/")
+    for exemption in exemptions:
+        if fnmatch.fnmatch(name, exemption.pattern) or fnmatch.fnmatch(name + ".x", exemption.pattern):
+            return exemption
+    return None
 
 
 def attempted_on(reason: str, platform: str) -> bool:

@@ -139,8 +139,8 @@ def same_translation(records, context, severity: str):
     texts = {}
     for name, lines in wanted.items():
         for entry in pofile.read(name):
-            if entry.line in lines:
-                texts[(name, entry.line)] = entry
+            if entry.msgstr_line in lines:  # a record's line is its message's: the msgstr's
+                texts[(name, entry.msgstr_line)] = entry
     renderings = []
     for record in records:
         entry = texts.get((record.path, record.line))
@@ -293,7 +293,7 @@ def find_inconsistent(renderings: list[Rendering], matcher=None,
             if normal[r.msgstr] != majority and not r.suppressed:
                 findings.append(Finding(r.path, r.line, RULE, severity,
                                         f"translated differently elsewhere: {shown}",
-                                        r.msgid, majority_text, r.msgstr))
+                                        r.msgid, majority_text, r.msgstr, r.key[0]))
     return findings
 
 

@@ -467,7 +467,7 @@ def gloss_position(message: Message, context: Context):
             msgid: Just-in-time compilation traces the function once.
             msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
         expect:
-          - '`just-in-time compilation` is glossed here but first used without a gloss on line 8: move the gloss to its first use'
+          - '`just-in-time compilation` is glossed here but first used without a gloss on line 9: move the gloss to its first use'
 
     Bad::
 
@@ -479,7 +479,7 @@ def gloss_position(message: Message, context: Context):
             msgid: Just-in-time compilation traces the function once.
             msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
         expect:
-          - '`just-in-time compilation` is glossed again; it was glossed on line 8 of this page: keep only the first gloss'
+          - '`just-in-time compilation` is glossed again; it was glossed on line 9 of this page: keep only the first gloss'
 
     Good::
 

@@ -41,7 +41,7 @@ class Message:
     several times more to create)."""
 
     path: str                    # the catalog file
-    line: int                    # line of the entry's msgid
+    line: int                    # line of the entry's msgstr (where findings point)
     msgid: str
     msgstr: str
     msgctxt: str | None = None

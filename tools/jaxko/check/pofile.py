@@ -29,6 +29,7 @@ class PoEntry(NamedTuple):
     line: int                   # line of `msgid` (polib's linenum)
     first_line: int             # first line of the entry (its first comment)
     last_line: int              # last line of the entry
+    msgstr_line: int            # line of `msgstr` (`msgstr[0]`): where a finding points
     msgid: str
     msgstr: str
     msgctxt: str | None
@@ -140,7 +141,9 @@ def _read(text: str) -> list[PoEntry]:
             msgstr, plural, empty_form = values[0], True, not all(values)
         body = match.group(0)
         last = line + body.count("\n") - (1 if body.endswith("\n") else 0)
-        entries.append(PoEntry(msgid_line, first or line + around.count("\n"), last,
+        msgstr_line = line + text.count("\n", start, match.start("str" if forms is None
+                                                                 else "forms"))
+        entries.append(PoEntry(msgid_line, first or line + around.count("\n"), last, msgstr_line,
                                _join(match.group("id")), msgstr,
                                None if ctx is None else _join(ctx), tuple(flags),
                                tuple(locations), "\n".join(tcomment), "\n".join(comment),

@@ -19,13 +19,14 @@ def text(result: Result, out: TextIO) -> None:
     glossary = f", glossary {s['glossary']} ({s['terms']} terms)" if s["glossary"] else ", no glossary"
     out.write(f"{s['files']} catalogs, {s['checked']} translated entries checked "
               f"(of {s['entries']}){glossary}: {s['errors']} errors, {s['warnings']} warnings"
-              + (f", {s['suppressed']} suppressed" if s["suppressed"] else "")
+              + (f", {s['suppressed']} suppressed by `# jaxko: ignore RULE` comments"
+                 if s["suppressed"] else "")
               + (f" ({s['cached']} catalogs unchanged, results from the cache)" if s["cached"] else "")
               + "\n")
 
 
 def as_json(result: Result, out: TextIO) -> None:
-    """``{"findings": [...], "summary": {...}}``; ``line`` is the line of the msgid."""
+    """``{"findings": [...], "summary": {...}}``; ``line`` is the line of the msgstr."""
     # dumps, not dump: dump streams through the pure-Python encoder, several times slower.
     out.write(json.dumps({"findings": [f.as_dict() for f in result.findings],
                           "summary": result.summary()}, ensure_ascii=False) + "\n")

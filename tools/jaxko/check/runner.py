@@ -163,7 +163,7 @@ class Checker:
                 syntax = syntax_of(locations)
             ignored = (ignored_rules(entry.tcomment, entry.comment)
                        if entry.tcomment or entry.comment else frozenset())
-            found.append(Message(str(path), entry.line, entry.msgid, entry.msgstr, entry.msgctxt,
+            found.append(Message(str(path), entry.msgstr_line, entry.msgid, entry.msgstr, entry.msgctxt,
                                  entry.flags, locations, entry.tcomment, entry.comment, syntax,
                                  kind.block, kind.language, ignored, kind.heading, document,
                                  parsed_as or syntax))

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import re
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterator, NamedTuple
 
@@ -78,12 +77,8 @@ def _unchanged(argument):
     return "" if argument is None else " ".join(str(argument).split())
 
 
-@dataclass
-class _Record:
-    parts: Counter
-
-
-_CURRENT: list[_Record] = []
+# The parts of the parse in progress (a stack: a recorder's nested parse adds to its own).
+_CURRENT: list[Counter] = []
 
 
 def _recording_directive(name: str):
@@ -104,7 +99,7 @@ def _recording_directive(name: str):
             options = " ".join(f":{k}: {v}" for k, v in sorted(self.options.items()))
             key = " ".join(filter(None, (name.lower(), *self.arguments, options)))
             if _CURRENT:
-                _CURRENT[-1].parts[Part("directive", key)] += 1
+                _CURRENT[-1][Part("directive", key)] += 1
             holder = nodes.container()
             if self.content:
                 with contextlib.suppress(Exception):  # content that is not markup
@@ -126,7 +121,7 @@ def _recording_role(name, rawtext, text, lineno, inliner, options=None, content=
     role = name.lower()
     role = role[3:] if role.startswith("py:") else role
     if role not in ORDINARY_ROLES and _CURRENT:
-        _CURRENT[-1].parts[Part("role", f"{role} {_role_target(text)}")] += 1
+        _CURRENT[-1][Part("role", f"{role} {_role_target(text)}")] += 1
     return [nodes.inline(rawtext, text)], []
 
 
@@ -150,12 +145,12 @@ def swapped(directive: Callable, role: Callable | None = None) -> Iterator[None]
 @contextlib.contextmanager
 def recording() -> Iterator[Counter]:
     """Parse with recorders in place of every directive and role; yields the parts."""
-    record = _Record(Counter())
-    _CURRENT.append(record)
+    parts: Counter = Counter()
+    _CURRENT.append(parts)
     try:
         with swapped(lambda name, language, document: (_recording_directive(name), []),
                      lambda name, language, lineno, reporter: (_recording_role, [])):
-            yield record.parts
+            yield parts
     finally:
         _CURRENT.pop()
 
@@ -372,7 +367,10 @@ def _myst_parts(text: str, parts: Counter) -> None:
                 options, content = _fence_options(token.content)
                 key = " ".join(filter(None, (info.group(1).lower(), info.group(2).strip(), options)))
                 parts[Part("directive", key)] += 1
-                _myst_parts(content, parts)  # MyST parses a directive's content as MyST
+                if info.group(1).lower() == "eval-rst":  # its content is reST
+                    parts.update(structure(content, "rst"))
+                else:  # MyST parses a directive's content as MyST
+                    _myst_parts(content, parts)
         elif token.type == "html_block":
             parts[Part("raw", " ".join(token.content.split()).lower())] += 1
         elif token.type == "front_matter":

@@ -35,7 +35,8 @@ def register(sub) -> None:
         description="Apply every translated (non-fuzzy) message to the upstream notebooks "
                     "and write them under _build/notebooks/ko/ with the same relative "
                     "paths. Translated code must equal upstream apart from comments and "
-                    "string contents; a notebook that fails this check is not written "
+                    "string contents, and no changed string may be passed to a file, OS, "
+                    "import or eval API; a notebook that fails this check is not written "
                     "(exit 1). Exit 0 otherwise; unplaced messages are warnings.")
     p.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                    help="only these (paths or docnames relative to the docs, globs allowed)")
@@ -53,6 +54,9 @@ def register(sub) -> None:
     p = actions.add_parser(
         "verify", help="execute the Korean notebooks with nbmake (in parallel, cached)",
         description="Execute the Korean notebooks on real JAX with nbmake and pytest-xdist. "
+                    "Each kernel runs in a sandbox (audit hooks: no writes outside the "
+                    "notebook's own folder, no processes, no network; per-notebook exemptions "
+                    "for upstream's own commands). "
                     "Notebooks excluded from execution are reported as skipped with their "
                     "reason; cells tagged raises-exception may raise. A notebook whose code "
                     "cells, environment and options match a recorded pass is not run again. "

@@ -11,6 +11,9 @@ from jaxko.workflow import review
 from jaxko.workflow.documents import Document, catalogs_dir_for, docname_of, resolve
 
 
+PERSON_KINDS = tuple(k.value for k in review.Kind if k is not review.Kind.SELF)
+
+
 def register(sub) -> None:
     parser = sub.add_parser(
         "review", help="cross-review: the queue, approve, reject",
@@ -23,66 +26,101 @@ def register(sub) -> None:
         p.add_argument("--language", "-l", default="ko")
         p.add_argument("--locale-dir", type=Path, help="default: the repository's locale/")
 
-    queue = actions.add_parser("queue", help="messages waiting for review",
-                               description="Translated messages never reviewed or changed "
-                                           "since their approval, with the word diff against "
-                                           "the approved Korean and the previous English.")
+    def kind(p) -> None:
+        p.add_argument("--kind", choices=PERSON_KINDS, default="person",
+                       help="who reviews: person (default; the queue holds what no person "
+                            "has approved, AI-passed messages included) or ai-pass (an "
+                            "independent pass by an AI agent, named as such everywhere)")
+
+    queue = actions.add_parser(
+        "queue", help="messages waiting for review",
+        description="Translated messages that wait for a reviewer of --kind (default: a "
+                    "person): never reviewed, passed by an AI only, changed since an "
+                    "approval (with the word diff), rejected, or fuzzy (with the previous "
+                    "English). Every record is shown with its history.")
     queue.add_argument("documents", nargs="*", metavar="DOC", help="default: every document")
     queue.add_argument("--reviewer", metavar="NAME",
                        help="leave out documents NAME translates (assignments.yaml)")
+    kind(queue)
+    queue.add_argument("--state", action="append", choices=review.STATES, metavar="STATE",
+                       help="only messages in this state (repeatable): "
+                            + ", ".join(review.STATES))
     queue.add_argument("--format", choices=("text", "json"), default="text")
     common(queue)
     queue.set_defaults(func=run_queue)
 
-    for name, verdict in (("approve", "approved"), ("reject", "rejected")):
+    for name, verdict in (("approve", review.APPROVED), ("reject", review.REJECTED)):
         p = actions.add_parser(name, help=f"record that messages are {verdict}",
                                description="Refuses a message with open error findings of "
                                            "`jaxko check` and a reviewer who translated the "
                                            "message (assignments.yaml, git blame) unless "
-                                           "--self.")
+                                           "--self. A person's record is added beside an AI "
+                                           "pass's; a record of the same kind keeps the "
+                                           "earlier verdict in its history.")
         p.add_argument("document", metavar="DOC")
         p.add_argument("--message", "-m", action="append", metavar="ID",
                        help="message id from `jaxko review queue` (repeatable)")
-        if verdict == "approved":
+        if verdict == review.APPROVED:
             p.add_argument("--all-clean", action="store_true",
-                           help="every waiting message without error findings")
-            p.add_argument("--self", dest="allow_self", action="store_true",
-                           help="the translator reviews their own work (recorded as kind self)")
+                           help="every message waiting for this kind of reviewer, without "
+                                "error findings and not rejected")
         else:
             p.add_argument("--note", required=True, help="what the translator should fix")
-        p.add_argument("--kind", choices=("person", "ai-pass"), default="person",
-                       help="ai-pass: an independent second pass by an AI agent, "
-                            "named as such on the site (default: person)")
+        p.add_argument("--self", dest="allow_self", action="store_true",
+                       help="the translator reviews their own work (recorded as kind self)")
+        kind(p)
         p.add_argument("--reviewer", required=True, metavar="NAME")
         common(p)
         p.set_defaults(func=run_decide, verdict=verdict)
 
     voided = actions.add_parser(
-        "voided", help="approvals an edit since REV voids (for pull requests)",
+        "voided", help="approvals an edit since REV voids, and records that cannot stand",
         description="Lists approved messages whose msgstr or msgid changed since REV, and "
-                    "reviewed/unreviewed counts of every document touched; --format github "
-                    "writes workflow annotations and the job summary.")
+                    "the three review levels of every document touched; exits 1 on a "
+                    "record that cannot stand: a person's record added by someone else "
+                    "than its reviewer (locale/<lang>/reviewers.yaml at REV may name who "
+                    "else), a record whose msgstr_hash is not the hash of its msgstr, a "
+                    "removed record. --format github writes workflow annotations and the "
+                    "job summary.")
     voided.add_argument("--since", required=True, metavar="REV", help="e.g. origin/main")
+    voided.add_argument("--author", action="append", metavar="NAME",
+                        help="who made the change (repeatable; CI passes the pull request's "
+                             "GitHub login); default: the git authors of the commits since "
+                             "REV that wrote each record")
     voided.add_argument("--format", choices=("text", "github", "json"), default="text")
     common(voided)
     voided.set_defaults(func=run_voided)
 
+    recover = actions.add_parser(
+        "recover-history", help="put verdicts git shows were overwritten back into history",
+        description="Records written before records kept a history lost a replaced verdict "
+                    "(a rejection overwritten by the approval of the fixed text) from the "
+                    "file, not from git: this reads every commit that changed a records "
+                    "file and restores those verdicts under `history`, changing nothing "
+                    "else. A second run restores nothing.")
+    recover.add_argument("documents", nargs="*", metavar="DOC", help="default: every document")
+    recover.add_argument("--dry-run", action="store_true", help="only say what would be restored")
+    common(recover)
+    recover.set_defaults(func=run_recover)
+
     start = actions.add_parser(
         "start", help="interactive review in a terminal, one message at a time",
-        description="Shows each waiting message of DOC (English, Korean, diff) and asks: "
-                    "approve / reject / skip / edit (in $EDITOR) / quit. Needs a terminal; "
-                    "elsewhere use queue, approve and reject.")
+        description="Shows each message of DOC in the queue of --kind (English, Korean, "
+                    "diff, earlier records) and asks: approve / reject / skip / edit (in "
+                    "$EDITOR) / quit; both verdicts are recorded with that kind. Needs a "
+                    "terminal; elsewhere use queue, approve and reject.")
     start.add_argument("document", metavar="DOC")
     start.add_argument("--reviewer", required=True, metavar="NAME")
     start.add_argument("--self", dest="allow_self", action="store_true")
-    start.add_argument("--kind", choices=("person", "ai-pass"), default="person")
+    kind(start)
     common(start)
     start.set_defaults(func=run_start)
 
     html = actions.add_parser(
         "html", help="side-by-side review pages (make review-html)",
         description="One static page per translated document: English | Korean | findings "
-                    "| review state, with filters that work without a server.")
+                    "| review records, opened on the person's queue (AI passes marked), "
+                    "with filters that work without a server.")
     html.add_argument("--outdir", type=Path, default=None, help="default: _build/review")
     common(html)
     html.set_defaults(func=run_html)
@@ -98,10 +136,19 @@ def _documents(args) -> dict[str, Document]:
     return found
 
 
+def _record_dict(item: review.Item, record: review.Record) -> dict:
+    return {"kind": record.kind.value, "kind_label": record.kind.label,
+            "reviewer": record.reviewer, "date": record.date, "verdict": record.verdict,
+            "note": record.note, "current": item.is_current(record),
+            "history": [{"reviewer": p.reviewer, "date": p.date, "verdict": p.verdict,
+                         "note": p.note, "msgstr": p.msgstr} for p in record.history]}
+
+
 def run_queue(args) -> int:
     documents = _documents(args)
     chosen = [resolve(name, documents) for name in args.documents] or \
         [documents[k] for k in sorted(documents)]
+    kind = review.Kind(args.kind)
     skip: set[str] = set()
     if args.reviewer:
         table = assignments_mod.load(assignments_mod.default_path(args.locale_dir, args.language))
@@ -112,37 +159,33 @@ def run_queue(args) -> int:
     reviews = review.reviews_dir(args.locale_dir, args.language)
     out: list[dict] = []
     lines: list[str] = []
+    states: dict[str, int] = {}
     for doc in chosen:
         if doc.docname in skip:
             continue
-        items = review.items_of(catalogs.load(doc.catalog),
-                                review.load_records(review.records_path(reviews, doc.docname)))
-        waiting = [i for i in items if i.waiting]
-        for item in waiting:
-            entry = {"document": doc.docname, "id": item.key, "catalog": str(doc.catalog),
-                     "line": item.line, "state": item.state, "msgid": item.msgid,
-                     "msgstr": item.msgstr, "previous_msgid": item.previous_msgid,
-                     "diff": item.diff}
-            if item.record is not None:
-                entry["record"] = {"reviewer": item.record.reviewer, "date": item.record.date,
-                                   "kind": item.record.kind, "verdict": item.record.verdict,
-                                   "note": item.record.note}
-            out.append(entry)
+        items = review.read_items(doc.catalog,
+                                  review.load_records(review.records_path(reviews, doc.docname)))
+        for item in items:
+            state = item.state(kind)
+            if not item.waiting_for(kind) or (args.state and state not in args.state):
+                continue
+            states[state] = states.get(state, 0) + 1
+            out.append({"document": doc.docname, "id": item.key, "catalog": str(doc.catalog),
+                        "line": item.line, "state": state, "level": item.level.key,
+                        "msgid": item.msgid, "msgstr": item.msgstr,
+                        "previous_msgid": item.previous_msgid, "diff": item.diff,
+                        "records": [_record_dict(item, r) for r in item.records.values()]})
             if args.format == "text":
-                lines.append(f"{doc.catalog}:{item.line}: {item.key} [{item.state}]")
-                if item.previous_msgid is not None:
-                    lines.append(f"  was: {item.previous_msgid}")
-                lines.append(f"  en:  {item.msgid}")
-                lines.append(f"  ko:  {item.msgstr}")
-                if item.diff:
-                    lines.append(f"  diff since approval: {item.diff}")
-                if item.record is not None and item.record.verdict == "rejected":
-                    lines.append(f"  rejected by {item.record.reviewer} "
-                                 f"({item.record.date}): {item.record.note}")
+                lines.append(f"{doc.catalog}:{item.line}: {item.key} [{state}] "
+                             f"({item.level.label_en})")
+                lines.extend(review.describe(item))
+    who = "an AI pass" if kind is review.Kind.AI_PASS else "a person's review"
     if args.format == "json":
-        print(json.dumps({"waiting": out, "total": len(out)}, ensure_ascii=False, indent=2))
+        print(json.dumps({"kind": kind.value, "waiting": out, "total": len(out),
+                          "states": states}, ensure_ascii=False, indent=2))
     else:
-        lines.append(f"{len(out)} messages wait for review")
+        detail = ", ".join(f"{n} {s}" for s, n in sorted(states.items()))
+        lines.append(f"{len(out)} messages wait for {who}" + (f" ({detail})" if detail else ""))
         print("\n".join(lines))
     return 0
 
@@ -153,46 +196,89 @@ def run_decide(args) -> int:
     decision = review.decide(
         doc, review.reviews_dir(args.locale_dir, args.language), reviewer=args.reviewer,
         keys=args.message, all_clean=getattr(args, "all_clean", False), verdict=args.verdict,
-        kind=getattr(args, "kind", "person"), allow_self=getattr(args, "allow_self", False),
-        note=getattr(args, "note", ""),
+        kind=args.kind, allow_self=args.allow_self, note=getattr(args, "note", ""),
         assignments_path=assignments_mod.default_path(args.locale_dir, args.language))
     print(f"{decision.docname}: {len(decision.keys)} messages {decision.verdict} by "
-          f"{args.reviewer} ({decision.kind})")
+          f"{args.reviewer} ({decision.kind.value}: {decision.kind.label})")
     return 0
+
+
+def _escape(value: str, prop: bool = False) -> str:
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return value.replace(":", "%3A").replace(",", "%2C") if prop else value
 
 
 def run_voided(args) -> int:
     import os
 
+    from jaxko.workflow import review_audit
+
+    levels = list(reversed(review.Level))
     documents = _documents(args)
-    voided, summary = review.voided_since(args.since, documents,
-                                          review.reviews_dir(args.locale_dir, args.language))
+    result = review_audit.audit(args.since, documents,
+                                review.reviews_dir(args.locale_dir, args.language),
+                                authors=args.author)
     if args.format == "json":
         print(json.dumps({
             "voided": [{"document": v.docname, "catalog": str(v.catalog), "line": v.line,
                         "id": v.key, "msgid": v.msgid, "state": v.state,
-                        "reviewer": v.record.reviewer, "kind": v.record.kind,
-                        "date": v.record.date} for v in voided],
-            "documents": {name: {"translated": c.translated, "reviewed": c.reviewed}
-                          for name, c in summary.items()}}, ensure_ascii=False, indent=2))
-        return 0
+                        "reviewer": v.record.reviewer, "kind": v.record.kind.value,
+                        "date": v.record.date} for v in result.voided],
+            "forged": [{"path": str(f.path), "line": f.line, "id": f.key, "kind": f.kind.value,
+                        "reviewer": f.reviewer, "reason": f.reason} for f in result.forged],
+            "documents": {name: c.as_dict() for name, c in result.summary.items()}},
+            ensure_ascii=False, indent=2))
+        return result.exit_code
     lines = []
-    for v in voided:
-        text = (f"edit voids the approval by {v.record.reviewer} ({v.record.kind}, "
+    for v in result.voided:
+        text = (f"edit voids the approval by {v.record.reviewer} ({v.record.kind.value}, "
                 f"{v.record.date}) of message {v.key}; it is back in `jaxko review queue`")
         if args.format == "github":
-            lines.append(f"::warning file={v.catalog},line={v.line},title=review voided::{text}")
+            lines.append(f"::warning file={_escape(str(v.catalog), True)},line={v.line},"
+                         f"title=review voided::{_escape(text)}")
         else:
             lines.append(f"{v.catalog}:{v.line}: {text}")
-    table = ["| 문서 | 번역 | 검수됨 | 검수 안 됨 |", "|---|---:|---:|---:|"]
-    for name, c in summary.items():
-        table.append(f"| `{name}` | {c.translated} | {c.reviewed} | {c.translated - c.reviewed} |")
+    for f in result.forged:
+        if args.format == "github":
+            lines.append(f"::error file={_escape(str(f.path), True)},line={f.line},"
+                         f"title=review record cannot stand::{_escape(f.reason)}")
+        else:
+            lines.append(f"{f.path}:{f.line}: {f.reason}")
+    table = ["| 문서 | 번역 | " + " | ".join(level.label for level in levels) + " |",
+             "|---|---:|" + "---:|" * len(levels)]
+    for name, c in result.summary.items():
+        table.append(f"| `{name}` | {c.translated} | "
+                     + " | ".join(str(c.count(level)) for level in levels) + " |")
     table.append("")
-    table.append(f"검수가 무효가 된 메시지: {len(voided)}개")
+    table.append(f"검수가 무효가 된 메시지: {len(result.voided)}개")
+    if result.forged:
+        table.append(f"인정할 수 없는 검수 기록: {len(result.forged)}개 (docs/review-guide.md)")
     if args.format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as out:
             out.write("\n".join(["### 검수 현황 (jaxko review voided)", "", *table]) + "\n")
     print("\n".join(lines + table))
+    return result.exit_code
+
+
+def run_recover(args) -> int:
+    from jaxko.workflow import review_audit
+
+    documents = _documents(args)
+    chosen = [resolve(name, documents) for name in args.documents] or \
+        [documents[k] for k in sorted(documents)]
+    reviews = review.reviews_dir(args.locale_dir, args.language)
+    total = 0
+    for doc in chosen:
+        path = review.records_path(reviews, doc.docname)
+        if not path.is_file():
+            continue
+        records, count = review_audit.recover_history(path)
+        if count:
+            total += count
+            print(f"{path}: {count} earlier verdicts restored to history")
+            if not args.dry_run:
+                review.save_records(path, records)
+    print(f"{total} earlier verdicts {'would be ' if args.dry_run else ''}restored")
     return 0
 
 
@@ -235,7 +321,8 @@ def run_start(args) -> int:
     doc = resolve(args.document, _documents(args))
     tally = review.interactive(
         doc, review.reviews_dir(args.locale_dir, args.language), reviewer=args.reviewer,
-        ask=input, show=print, edit=_edit_in_editor, kind=args.kind, allow_self=args.allow_self,
+        ask=input, show=print, edit=_edit_in_editor, kind=review.Kind(args.kind),
+        allow_self=args.allow_self,
         assignments_path=assignments_mod.default_path(args.locale_dir, args.language))
     print(", ".join(f"{n} {k}" for k, n in tally.items()))
     return 0

@@ -7,14 +7,19 @@ from pathlib import Path
 
 from jaxko.errors import UserError
 from jaxko.workflow import sections, stats
+from jaxko.workflow.documents import resolve
 
 
 def register(sub) -> None:
     parser = sub.add_parser(
         "stats", help="translation progress per document and section",
         description="Messages and words translated, fuzzy and untranslated per document and "
-                    "section, with the translator, reviewer and status from "
-                    "locale/<lang>/assignments.yaml.")
+                    "section, the three review levels of the translated messages (reviewed "
+                    "by a person, AI pass only, not reviewed), with the translator, reviewer "
+                    "and status from locale/<lang>/assignments.yaml. With DOC or a filter, "
+                    "the totals are those of the documents listed.")
+    parser.add_argument("documents", nargs="*", metavar="DOC",
+                        help="only these documents (docname, source file or catalog path)")
     parser.add_argument("--todo", action="store_true", help="only documents not fully translated")
     parser.add_argument("--available", action="store_true",
                         help="only documents not fully translated that nobody has reserved")
@@ -40,9 +45,18 @@ def run(args) -> int:
                             + ", ".join(s.key for s in sections.all_sections()))
     items = stats.collect(args.locale_dir, args.language, assignments_path=args.assignments,
                           progress=sys.stderr.isatty())
+    docnames = None
+    if args.documents:
+        by_name = {item.docname: item.document for item in items}
+        docnames = {resolve(name, by_name).docname for name in args.documents}
     items = stats.select(items, todo=args.todo, available=args.available, section=section,
-                         assignee=args.assignee, sort=args.sort)
-    rep = stats.report(items)
+                         assignee=args.assignee, sort=args.sort, docnames=docnames)
+    listed = [what for what, on in (
+        ("the documents named", docnames), ("not fully translated", args.todo and not args.available),
+        ("not fully translated and not reserved", args.available),
+        (f"section {section.key}" if section else "", section),
+        (f"assigned to {args.assignee}", args.assignee)) if on]
+    rep = stats.report(items, filtered="; ".join(listed))
     render = {"text": stats.format_text, "json": stats.format_json,
               "markdown": stats.format_markdown}[args.format]
     print(render(rep))

@@ -5,8 +5,9 @@ message of the notebook's catalog: markdown blocks via :mod:`jaxko.notebooks.mar
 code cells by their whole source (the msgid of a code cell is its source). Cell
 ids (deterministic: :func:`jaxko.notebooks.sources.stable_cell_ids`), cell metadata,
 tags and the kernelspec stay; outputs are cleared. A translated code cell
-(or code block) must pass the static check (:func:`jaxko.codetokens.first_difference`)
-or the notebook is not written.
+(or code block) must pass the static check (:func:`jaxko.codetokens.first_difference`;
+for code cells also :func:`jaxko.notebooks.literals.changed_literal`: no changed string
+passed to a file, OS, import or eval API) or the notebook is not written.
 
 Outputs: ``_build/notebooks/ko/<rel>.ipynb`` for every notebook, plus the MyST
 ``<rel>.md`` for MyST-NB sources (the upstream text with the cell sources replaced, so
@@ -27,6 +28,7 @@ from jaxko import catalogs, paths
 from jaxko.codetokens import first_difference
 from jaxko.errors import UserError
 from jaxko.notebooks import markdown, sources
+from jaxko.notebooks.literals import changed_literal, notebook_aliases
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,7 @@ def build_one(source: sources.NotebookSource, catalog_dir: Path, out_dir: Path, 
     notebook = copy.deepcopy(read.notebook)
     placed: set[str] = set()
     language = read.language
+    aliases = None  # the notebook's imports, parsed when a code cell is translated
     for index, cell in enumerate(notebook.cells, start=1):
         if cell.cell_type == "markdown":
             new_source, cell_placed, literals = markdown.apply(cell.source, translations)
@@ -186,6 +189,14 @@ def build_one(source: sources.NotebookSource, catalog_dir: Path, out_dir: Path, 
                 if found:
                     result.errors.append(_code_finding(source, index, "code cell", found,
                                                        catalog_name, entries, key))
+                else:
+                    if aliases is None:
+                        aliases = notebook_aliases(read.notebook, language)
+                    used = changed_literal(cell.source, msgstr, language, aliases)
+                    if used:
+                        result.errors.append(_code_finding(
+                            source, index, "code cell", used, catalog_name, entries, key,
+                            problem="changes a string that code uses"))
                 cell.source = msgstr
                 result.code_cells += 1
             cell.outputs = []
@@ -237,12 +248,11 @@ def _match_ending(msgstr: str, source: str) -> str:
 
 
 def _code_finding(source, index: int, what: str, found: str, catalog_name: str,
-                  entries: dict[str, polib.POEntry], msgid: str) -> Finding:
+                  entries: dict[str, polib.POEntry], msgid: str,
+                  problem: str = "differs from upstream beyond comments and strings") -> Finding:
     entry = entries.get(msgid) or entries.get(msgid + "\n")
     where = f" (msgstr at {catalog_name}:{entry.linenum})" if entry is not None else ""
-    return Finding(source.rel, None,
-                   f"cell {index}: translated {what} differs from upstream beyond comments "
-                   f"and strings: {found}{where}")
+    return Finding(source.rel, None, f"cell {index}: translated {what} {problem}: {found}{where}")
 
 
 def _display(path: Path) -> str:

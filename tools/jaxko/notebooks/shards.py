@@ -135,7 +135,8 @@ def merge(reports: Sequence[Path], root: Path | None = None):
             owner[rel] = shard
             results[rel] = NotebookResult(rel, row["status"], float(row.get("seconds") or 0.0),
                                           row.get("cell"), row.get("error") or "",
-                                          bool(row.get("executed")), row.get("key") or "")
+                                          bool(row.get("executed")), row.get("key") or "",
+                                          row.get("sandbox_exemption"))
     missing = [rel for rel in universe if rel not in results]
     if missing:
         raise UserError(f"{len(missing)} notebook(s) in no shard report: {', '.join(missing[:5])}"

@@ -12,8 +12,11 @@ For every notebook in scope the result is one of:
   not compared with upstream, so nobody vouches for what it did (never "passed").
 
 Translated notebooks run with a scrubbed environment (:func:`_kernel_env`: only what
-Python, JAX and the toolchain need; no tokens or credentials of the caller) and in a
-temporary working directory with a temporary home (docs/threat-model.md).
+Python, JAX and the toolchain need; no tokens or credentials of the caller), each in a
+folder of its own with its own temporary home and ``TMPDIR``, in a kernel boxed by
+:mod:`jaxko.notebooks.sandbox` (no writes outside that folder, no processes, no network,
+apart from a notebook's exemption in :data:`jaxko.scope.SANDBOX_EXEMPTIONS`); a refusal
+fails the notebook even when its code catches the error (docs/threat-model.md).
 
 The notebooks run in a temporary folder (nbmake ignores anything under a ``_build``
 folder), each with a fresh kernel of this Python; the executed notebooks are copied
@@ -44,7 +47,7 @@ from jaxko import paths, scope
 from jaxko.catalogs import write_text_atomic
 from jaxko.codetokens import first_difference
 from jaxko.errors import UserError
-from jaxko.notebooks import build, shards, sources
+from jaxko.notebooks import build, literals, sandbox, shards, sources
 
 CACHE_VERSION = 1
 KERNEL_NAME = "jaxko-python"
@@ -67,11 +70,13 @@ class NotebookResult:
     error: str = ""  # the failure's last line, or why it was skipped
     executed: bool = False  # run by nbmake in this verify
     key: str = ""  # of a pass: its cache key (`report merge` records the shards' passes)
+    exemption: dict | None = None  # its sandbox exemption (scope.SandboxExemption.as_dict)
 
     def as_dict(self) -> dict:
         return {"notebook": self.notebook, "status": self.status,
                 "seconds": round(self.seconds, 2), "cell": self.cell, "error": self.error,
-                "executed": self.executed, "key": self.key}
+                "executed": self.executed, "key": self.key,
+                "sandbox_exemption": self.exemption}
 
 
 @dataclass
@@ -170,6 +175,7 @@ def _kernel_env(platform: str, run_dir: Path) -> dict[str, str]:
     env["JUPYTER_PATH"] = str(run_dir / "jupyter")
     env["IPYTHONDIR"] = str(run_dir / "ipython")  # no personal startup files
     env["MPLBACKEND"] = "agg"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # imports write no .pyc (the sandbox refuses them)
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
     for name in [n for n in env if n.startswith("PYTEST_")]:  # e.g. an outer xdist worker's
         env.pop(name)
@@ -251,19 +257,28 @@ class _Job:
     notebook: nbformat.NotebookNode
     support: list[Path]
     key: str
+    exemption: scope.SandboxExemption | None = None
 
 
 def static_differences(upstream: sources.ReadNotebook, korean: nbformat.NotebookNode
                        ) -> tuple[int | None, str] | None:
-    """The first code cell of the Korean notebook that changed beyond comments/strings."""
+    """The first code cell of the Korean notebook that changed beyond comments/strings,
+    or that changed a string passed to a file, OS, import or eval API
+    (:mod:`jaxko.notebooks.literals`)."""
     if len(upstream.notebook.cells) != len(korean.cells):
         return None, (f"{len(korean.cells)} cells, upstream has "
                       f"{len(upstream.notebook.cells)}; rebuild with `jaxko notebooks build`")
+    aliases = None
     for index, (old, new) in enumerate(zip(upstream.notebook.cells, korean.cells), start=1):
         if old.cell_type != new.cell_type:
             return index, f"cell type {new.cell_type}, upstream has {old.cell_type}"
-        if old.cell_type == "code":
+        if old.cell_type == "code" and old.source != new.source:
             found = first_difference(old.source, new.source, upstream.language)
+            if found:
+                return index, f"static check: {found}"
+            if aliases is None:
+                aliases = literals.notebook_aliases(upstream.notebook, upstream.language)
+            found = literals.changed_literal(old.source, new.source, upstream.language, aliases)
             if found:
                 return index, f"static check: {found}"
     return None
@@ -273,12 +288,15 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
            platform: str = "cpu", workers: str | int = "auto", timeout: int = 600,
            static_check: bool = True, force: bool = False, only: list[str] | None = None,
            progress: bool = False, log=None, shard: shards.Shard | None = None,
-           durations: Path | None = None) -> VerifyReport:
+           durations: Path | None = None,
+           exemptions: tuple[scope.SandboxExemption, ...] = scope.SANDBOX_EXEMPTIONS
+           ) -> VerifyReport:
     """Verify the Korean notebooks; see the module docstring for the outcomes.
 
     With ``shard``, only that deterministic share of the notebooks in scope (balanced by
     the seconds in the ``durations`` report, else by size; :mod:`.shards`); the report
-    lists the whole scope so that `jaxko notebooks report merge` can check the shards."""
+    lists the whole scope so that `jaxko notebooks report merge` can check the shards.
+    ``exemptions``: what upstream's own code may do in the sandbox (tests name their own)."""
     started = time.perf_counter()
     if platform not in PLATFORMS:
         raise UserError(f"--platform must be one of {', '.join(PLATFORMS)}")
@@ -299,7 +317,8 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
         chosen = [s for s in chosen if s.rel in mine]
         shard_info = {"index": shard.index, "count": shard.count, "notebooks": scope_rels}
     env_info = environment(platform)
-    options = {"platform": platform, "timeout": timeout}
+    # The sandbox is part of every key: a pass outside it is no pass inside it.
+    options = {"platform": platform, "timeout": timeout, "sandbox": sandbox.KIND}
     if not static_check:
         options["unchecked_code"] = True  # never shares cached passes with checked runs
     cache_file = cache_path(root)
@@ -335,14 +354,17 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
                 results[source.rel] = NotebookResult(source.rel, "failed", cell=cell,
                                                      error=message)
                 continue
-        key = cache_key(korean, support, env_info, options)
+        exemption = scope.sandbox_exemption(source.rel, exemptions)
+        shown = exemption.as_dict() if exemption else None
+        key = cache_key(korean, support, env_info,
+                        {**options, "sandbox_exemption": shown} if exemption else options)
         recorded = cache["passes"].get(source.rel)
         if not force and recorded and recorded.get("key") == key:
             results[source.rel] = NotebookResult(source.rel, "cached",
                                                  seconds=float(recorded.get("seconds", 0.0)),
-                                                 key=key)
+                                                 key=key, exemption=shown)
             continue
-        jobs.append(_Job(source, korean_path, korean, support, key))
+        jobs.append(_Job(source, korean_path, korean, support, key, exemption))
 
     count = 0
     executed_seconds = 0.0
@@ -386,17 +408,25 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
 
 def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout: int,
              progress: bool) -> list[NotebookResult]:
-    """Run the jobs with nbmake in a temporary folder; results in job order."""
+    """Run the jobs with nbmake in a temporary folder; results in job order.
+
+    Each notebook gets a folder of its own (``nb/<slot>/``: the notebook at its docs path,
+    the files it needs beside it, its home and TMPDIR), the only tree its sandboxed kernel
+    may write; what all kernels share (the kernelspec, the IPython profile, the policy
+    file, pytest's events and the violations logs) lies outside every such folder, so one
+    notebook cannot change another's run or its result."""
     executed_to = executed_dir(root)
     with tempfile.TemporaryDirectory(prefix="jaxko-notebooks-") as tmp:
-        run_dir = Path(tmp)
+        run_dir = Path(tmp).resolve()
         _write_kernelspec(run_dir)
         (run_dir / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
         events = run_dir / "events.jsonl"
         events.touch()
-        targets = []
-        for job in jobs:
-            target = run_dir / "nb" / job.source.ipynb_rel
+        (run_dir / "violations").mkdir()
+        targets, policies = [], []
+        for number, job in enumerate(jobs, start=1):
+            slot = run_dir / "nb" / f"{number:02d}-{Path(job.source.docname).name}"
+            target = slot / job.source.ipynb_rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(job.korean, target)
             for support in job.support:
@@ -405,9 +435,24 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
                     shutil.copytree(support, dest, dirs_exist_ok=True)
                 else:
                     shutil.copyfile(support, dest)
+            for private in (".home", ".tmp"):
+                (slot / private).mkdir()
+            exemption = job.exemption
+            policies.append(sandbox.Policy(
+                notebook=job.source.rel, cwd=str(target.parent), root=str(slot),
+                home=str(slot / ".home"), tmp=str(slot / ".tmp"),
+                violations=str(run_dir / "violations" / f"{slot.name}.jsonl"),
+                writes=exemption.writes if exemption else (),
+                commands=exemption.commands_for() if exemption else (),
+                argvs=exemption.argvs if exemption else ()))
             targets.append(target)
+        sandbox.write_policies(run_dir / "sandbox.json", policies)
         env = _kernel_env(platform, run_dir)
+        env["TMPDIR"] = str(run_dir / "tmp")  # pytest's; each kernel's is in its own folder
+        (run_dir / "tmp").mkdir()
+        env["MPLCONFIGDIR"] = str(_matplotlib_cache(root, env))
         env["JAXKO_NOTEBOOK_EVENTS"] = str(events)
+        env[sandbox.POLICY_ENV] = str(run_dir / "sandbox.json")
         junit = run_dir / "nbmake-junit.xml"
         command = [sys.executable, "-m", "pytest", "-c", str(run_dir / "pytest.ini"),
                    "--rootdir", str(run_dir / "nb"), "-p", "no:cacheprovider",
@@ -423,21 +468,34 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
         _run_pytest(command, env, run_dir, events, len(jobs), progress)
         outcomes = _read_events(events)
         results = []
-        for job, target in zip(jobs, targets):
-            event = outcomes.get(job.source.ipynb_rel)
-            results.append(_result(job, target, event))
+        for job, target, policy in zip(jobs, targets, policies):
+            event = outcomes.get(target.relative_to(run_dir / "nb").as_posix())
+            refusals = _read_violations(Path(policy.violations))
+            results.append(_result(job, target, event, refusals))
             if target.is_file():
                 dest = executed_to / job.source.ipynb_rel
                 write_text_atomic(dest, target.read_text(encoding="utf-8"))
     return results
 
 
+def _matplotlib_cache(root: Path, env: dict[str, str]) -> Path:
+    """Matplotlib's font cache, built here, outside the sandbox: building it runs
+    `fc-list`, a process the kernels may not start. They only read it."""
+    cache = paths.build_dir(root) / "notebooks" / "matplotlib"
+    cache.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"],
+                   env={**env, "MPLCONFIGDIR": str(cache)}, cwd=cache,
+                   capture_output=True, timeout=300)
+    return cache
+
+
 def _write_kernelspec(run_dir: Path) -> None:
+    """The kernel every notebook runs in: ipykernel, started inside the sandbox."""
     spec = run_dir / "jupyter" / "kernels" / KERNEL_NAME
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "Python 3 (jaxko)", "language": "python",
+        "argv": [sys.executable, "-m", "jaxko.notebooks.sandbox", "-f", "{connection_file}"],
+        "display_name": "Python 3 (jaxko sandbox)", "language": "python",
         "metadata": {"debugger": False}}), encoding="utf-8")
 
 
@@ -501,17 +559,69 @@ def _read_events(events: Path) -> dict[str, dict]:
     return outcomes
 
 
-def _result(job: _Job, executed: Path, event: dict | None) -> NotebookResult:
+@dataclass(frozen=True)
+class _Refusal:
+    """One thing the sandbox refused a notebook's kernel, as its log recorded it."""
+
+    execution_count: int | None
+    message: str
+
+
+def _read_violations(path: Path) -> list[_Refusal]:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except FileNotFoundError:
+        return []
+    refusals = []
+    for line in lines:
+        try:
+            data = json.loads(line)
+            count = data.get("execution_count")
+            refusals.append(_Refusal(count if isinstance(count, int) else None,
+                                     str(data["message"])))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            refusals.append(_Refusal(None, f"jaxko sandbox: unreadable refusal {line[:80]!r}"))
+    # One attempt can be refused twice (pty.fork tries os.forkpty, then os.fork).
+    return list(dict.fromkeys(refusals))
+
+
+def _result(job: _Job, executed: Path, event: dict | None,
+            refusals: list[_Refusal] = ()) -> NotebookResult:
     rel = job.source.rel
+    exemption = job.exemption.as_dict() if job.exemption else None
+    if refusals:
+        # A refusal fails the notebook even if its code caught the PermissionError (or
+        # the cell was tagged raises-exception): the cell is the one that ran then.
+        first = refusals[0]
+        more = f" (and {len(refusals) - 1} more)" if len(refusals) > 1 else ""
+        seconds = float(event.get("seconds", 0.0)) if event else 0.0
+        return NotebookResult(rel, "failed", seconds,
+                              _cell_of_count(executed, first.execution_count),
+                              first.message + more, executed=True, exemption=exemption)
     if event is None:
         return NotebookResult(rel, "failed", error="did not run (see pytest output; "
-                                                   "rerun with --workers 1)")
+                                                   "rerun with --workers 1)",
+                              exemption=exemption)
     seconds = float(event.get("seconds", 0.0))
     if event.get("outcome") == "passed":
-        return NotebookResult(rel, "passed", seconds, executed=True)
+        return NotebookResult(rel, "passed", seconds, executed=True, exemption=exemption)
     cell, error = _failure(executed)
     return NotebookResult(rel, "failed", seconds, cell, error or event.get("summary", ""),
-                          executed=True)
+                          executed=True, exemption=exemption)
+
+
+def _cell_of_count(executed: Path, count: int | None) -> int | None:
+    """The cell (from 1) that ran with IPython's execution count ``count``."""
+    if count is None:
+        return None
+    try:
+        notebook = nbformat.read(str(executed), as_version=4, capture_validation_error={})
+    except Exception:  # not written back (kernel died): no cell to name
+        return None
+    for index, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type == "code" and cell.get("execution_count") == count:
+            return index
+    return None
 
 
 def _failure(executed: Path) -> tuple[int | None, str]:
@@ -549,6 +659,8 @@ def write_junit(report: VerifyReport, path: Path) -> None:
         "name": "jaxko-notebooks", "tests": str(len(report.results)),
         "failures": str(report.count("failed")), "skipped": str(report.count("skipped")),
         "errors": "0", "time": f"{report.wall_seconds:.2f}"})
+    ElementTree.SubElement(ElementTree.SubElement(suite, "properties"), "property", {
+        "name": "sandbox", "value": str(report.options.get("sandbox", "none"))})
     for result in report.results:
         case = ElementTree.SubElement(suite, "testcase", {
             "classname": "notebooks", "name": result.notebook,
@@ -559,9 +671,15 @@ def write_junit(report: VerifyReport, path: Path) -> None:
             failure.text = where + result.error
         elif result.status == "skipped":
             ElementTree.SubElement(case, "skipped", {"message": result.error})
-        elif result.status == "cached":
-            ElementTree.SubElement(case, "properties").append(
-                ElementTree.Element("property", {"name": "cached", "value": "true"}))
+        properties = []
+        if result.status == "cached":
+            properties.append(("cached", "true"))
+        if result.exemption:
+            properties.append(("sandbox-exemption", result.exemption["reason"]))
+        if properties:
+            element = ElementTree.SubElement(case, "properties")
+            for name, value in properties:
+                ElementTree.SubElement(element, "property", {"name": name, "value": value})
     tree = ElementTree.ElementTree(suite)
     ElementTree.indent(tree)
     text = ElementTree.tostring(suite, encoding="unicode", xml_declaration=True)
@@ -576,7 +694,10 @@ def format_table(report: VerifyReport) -> str:
     rows = [("notebook", "status", "seconds", "cell", "error / reason")]
     for r in report.results:
         seconds = f"{r.seconds:.1f}" if r.executed or r.status == "cached" else ""
-        rows.append((r.notebook, r.status, seconds, str(r.cell or ""), r.error))
+        note = r.error
+        if r.exemption and r.status != "skipped":
+            note = "; ".join(filter(None, (r.error, f"sandbox exemption: {r.exemption['reason']}")))
+        rows.append((r.notebook, r.status, seconds, str(r.cell or ""), note))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = []
     for row in rows:
@@ -589,7 +710,8 @@ def format_table(report: VerifyReport) -> str:
     unchecked = f"{counts['unchecked']} UNCHECKED, " if counts["unchecked"] else ""
     summary = (f"{len(report.results)} notebooks ({report.platform}): {counts['passed']} passed, "
                f"{counts['cached']} cached, {unchecked}{counts['failed']} failed, "
-               f"{counts['skipped']} skipped; wall {report.wall_seconds:.1f} s")
+               f"{counts['skipped']} skipped; sandbox: {report.options.get('sandbox', 'none')}; "
+               f"wall {report.wall_seconds:.1f} s")
     if executed:
         slowest = data["slowest"]
         summary += (f", {executed} executed on {report.workers or 1} worker(s) in "

@@ -23,7 +23,7 @@ from sphinx import addnodes
 from sphinx.util import logging
 
 from jaxko.catalogs import write_text_atomic
-from jaxko.site.status import is_translated_html, reviewer_names
+from jaxko.site.status import is_translated_html, review_credits
 
 logger = logging.getLogger(__name__)
 
@@ -200,7 +200,10 @@ class ProgressDirective(Directive):
 
     def run(self) -> list[nodes.Node]:
         from jaxko.workflow.poscan import Counts
+        from jaxko.workflow.review import Level, ReviewCounts
         from jaxko.workflow.sections import all_sections
+
+        LEVELS = list(reversed(Level))   # person, AI pass only, not reviewed
 
         env = self.state.document.settings.env
         app = env.app
@@ -241,37 +244,52 @@ class ProgressDirective(Directive):
         out.append(_para(f"전체 문서 {len(stats)}개, 메시지 {total.messages}개 중 "
                          f"{total.translated}개 번역({total.percent:.1f}%), "
                          f"검토 필요 {total.fuzzy}개, 미번역 {total.untranslated}개."))
-        reviewed = sum(item.reviewed for item in stats.values())
-        share = 100.0 * reviewed / total.translated if total.translated else 0.0
+        review = ReviewCounts(0)
+        for item in stats.values():
+            review = review.add(item.review)
         out.append(_para(f"영어와 다르게 번역된 문장 {total.translated_prose}개"
                          f"({total.percent_prose:.1f}%), 코드·이름을 그대로 옮긴 메시지 "
-                         f"{total.translated_copied}개. 번역된 메시지 중 {reviewed}개"
-                         f"({share:.1f}%)가 검수되었습니다."))
+                         f"{total.translated_copied}개."))
+        levels = nodes.paragraph(classes=["jaxko-review-levels"])
+        levels += nodes.Text(f"검수: 번역된 메시지 {review.translated}개 중 " + ", ".join(
+            f"{level.label} {review.count(level)}개({review.percent(level):.1f}%)"
+            for level in LEVELS) + ". 검수는 사람의 검수를 말하며, AI 검토는 따로 셉니다.")
+        out.append(levels)
         chart = nodes.container(classes=["jaxko-chart"])
         chart += nodes.raw("", _bar_svg([(s.title_ko, c) for s, _items, c in section_rows]),
                            format="html")
         out.append(chart)
         numeric = {1, 2, 3, 4}
+        person, ai_only = LEVELS[0], LEVELS[1]
         out.append(nodes.rubric(text="부문별 현황"))
+        section_review = {}
+        for section, items, _counts in section_rows:
+            sum_ = ReviewCounts(0)
+            for item in items:
+                sum_ = sum_.add(item.review)
+            section_review[section.key] = sum_
         out.append(_table(
-            ["부문", "번역됨", "검토 필요", "미번역", "진행률"],
-            [[s.title_ko, c.translated, c.fuzzy, c.untranslated, f"{c.percent:.1f}%"]
+            ["부문", "번역됨", "검토 필요", "미번역", "진행률", person.label, ai_only.label],
+            [[s.title_ko, c.translated, c.fuzzy, c.untranslated, f"{c.percent:.1f}%",
+              f"{section_review[s.key].percent(person):.1f}%",
+              f"{section_review[s.key].percent(ai_only):.1f}%"]
              for s, _items, c in section_rows],
-            ["jaxko-progress"], numeric=numeric, widths=[5, 2, 2, 2, 2]))
+            ["jaxko-progress"], numeric=numeric | {5, 6}, widths=[5, 2, 2, 2, 2, 2, 2]))
         for section, items, counts in section_rows:
             out.append(nodes.rubric(text=f"{section.title_ko} ({counts.percent:.1f}%)"))
             rows = []
             for item in sorted(items, key=lambda i: i.docname):
                 link = self._link(env, item.docname)
                 who = ", ".join(item.translators) or "-"
-                checked = ", ".join(reviewer_names(item)) or "-"
+                checked = " · ".join(review_credits(item)) or "-"
                 rows.append([link, item.counts.translated, item.counts.fuzzy,
                              item.counts.untranslated, f"{item.percent:.1f}%",
-                             f"{item.percent_reviewed:.1f}%", who, checked])
-            out.append(_table(["문서", "번역됨", "검토 필요", "미번역", "진행률", "검수율",
-                               "역자", "검수"], rows,
-                              ["jaxko-progress"], numeric=numeric | {5},
-                              widths=[6, 2, 2, 2, 2, 2, 3, 3]))
+                             f"{item.review.percent(person):.1f}%",
+                             f"{item.review.percent(ai_only):.1f}%", who, checked])
+            out.append(_table(["문서", "번역됨", "검토 필요", "미번역", "진행률", person.label,
+                               ai_only.label, "역자", "검수 기록"], rows,
+                              ["jaxko-progress"], numeric=numeric | {5, 6},
+                              widths=[6, 2, 2, 2, 2, 2, 2, 3, 4]))
         return out
 
     @staticmethod

@@ -4,10 +4,12 @@ Every page with a catalog gets a small banner above its content: how much of the
 is translated (from its catalog, as ``jaxko stats`` counts it; fuzzy messages show in
 English, so they do not count), a link to the same page in upstream's English docs,
 the translators from ``locale/ko/assignments.yaml`` and the review state from the
-review records (``locale/ko/reviews/``, ``jaxko review``): 검수 완료 only when every
-translated message has a current approval by a person; an AI pass is named as one;
-reviewers assigned but without records are shown as 검수 예정. Below 100% it says the
-untranslated parts are shown in English.
+review records (``locale/ko/reviews/``, ``jaxko review``) in the three levels of
+:class:`jaxko.workflow.review.Level` (사람 검수, AI 검토만, 검수 전): 검수 완료 only when
+every translated message has a current approval by a person; an AI pass is named as
+one. Credits name each reviewer under the label of their kind (검수, 역자 본인 검수,
+AI 검토); reviewers assigned but without records are shown as 검수 예정. Below 100% it
+says the untranslated parts are shown in English.
 
 Notebook pages also offer the Korean notebook (``jaxko notebooks build`` writes them
 to ``_build/notebooks/ko/<docname>.ipynb``; copied to ``_downloads/ko/``) and, when the
@@ -23,6 +25,8 @@ from html import escape
 from pathlib import Path
 
 from sphinx.util import logging
+
+from jaxko.workflow.review import Kind, Level
 
 logger = logging.getLogger(__name__)
 
@@ -93,20 +97,17 @@ def banner_html(app, pagename: str, item, pathto) -> str:
              f'<a class="jaxko-upstream-link" href="{escape(upstream)}" hreflang="en">'
              '영어 원문 보기</a></p>']
     review_state, review_line = review_text(item)
-    parts.append(f'<p class="jaxko-review jaxko-review-{review_state}" '
-                 f'data-reviewed="{item.reviewed}">{escape(review_line)}</p>')
-    credits = []
-    if item.translators:
-        credits.append("번역: " + ", ".join(escape(n) for n in item.translators))
-    done = reviewer_names(item)
-    if done:
-        credits.append("검수: " + ", ".join(escape(n) for n in done))
-    recorded = {name for name, _kind in (item.review.reviewers if item.review else ())}
-    planned = [n for n in item.reviewers if n not in recorded]
-    if planned:
-        credits.append("검수 예정: " + ", ".join(escape(n) for n in planned))
+    if review_state != "untranslated":
+        r = item.review
+        levels = " · ".join(f"{level.label} {r.count(level)}개" for level in _LEVELS)
+        parts.append(f'<p class="jaxko-review jaxko-review-{review_state}" '
+                     + " ".join(f'data-{level.key.replace("_", "-")}="{r.count(level)}"'
+                                for level in _LEVELS)
+                     + f'>{escape(review_line)} <span class="jaxko-review-levels">'
+                     f'({escape(levels)})</span></p>')
+    credits = credit_parts(item)
     if credits:
-        parts.append(f'<p class="jaxko-credits">{" · ".join(credits)}</p>')
+        parts.append(f'<p class="jaxko-credits">{" · ".join(escape(c) for c in credits)}</p>')
     notebook = korean_notebook(app, pagename) if is_notebook_page(app, pagename) else None
     if notebook is not None:
         target = f"{DOWNLOADS}/{pagename}.ipynb"
@@ -121,34 +122,66 @@ def banner_html(app, pagename: str, item, pathto) -> str:
     return "".join(parts)
 
 
-KIND_LABELS = {"person": "", "self": " (역자 본인 검수)", "ai-pass": " (AI 검토)"}
+_LEVELS = list(reversed(Level))   # person, AI pass only, not reviewed
 
 
-def reviewer_names(item) -> list[str]:
-    """Who reviewed (from the review records), an AI pass or a self-review labelled so."""
-    return [name + KIND_LABELS.get(kind, "") for name, kind in
-            (item.review.reviewers if item.review else ())]
+def translator_credit(item) -> str:
+    """``번역: NAME, NAME`` from assignments.yaml ("" when nobody is assigned); the
+    banner of every page and the progress page show this one text."""
+    return "번역: " + ", ".join(item.translators) if item.translators else ""
+
+
+def review_credits(item) -> list[str]:
+    """``검수: A`` / ``역자 본인 검수: B`` / ``AI 검토: C``: who has current approvals on
+    the page, under the label of their kind (one label per kind, every surface), then
+    the reviewers assigned who have recorded nothing yet (``검수 예정``)."""
+    found = []
+    for kind in Kind:
+        names = [c.name for c in item.review.credits_of(kind)]
+        if names:
+            found.append(f"{kind.label}: " + ", ".join(names))
+    recorded = {c.name for c in item.review.credits}
+    planned = [n for n in item.reviewers if n not in recorded]
+    if planned:
+        found.append("검수 예정: " + ", ".join(planned))
+    return found
+
+
+def credit_parts(item) -> list[str]:
+    """The credits line of a page: the translators, then the review credits."""
+    translator = translator_credit(item)
+    return ([translator] if translator else []) + review_credits(item)
 
 
 def review_text(item) -> tuple[str, str]:
-    """(state, line) of a page's review, honestly from the records.
+    """(state, line) of a page's review, honestly from the records, in the three levels.
 
-    ``complete`` only when every translated message has a current approval; the line
-    says 검수 완료 only when people did it: an AI pass is named as an AI pass.
+    ``complete`` (검수 완료) only when every translated message has a current approval
+    by a person; ``partial`` when some have; ``ai`` when an AI pass is all there is,
+    named as such; ``none`` without approvals; ``untranslated`` with nothing translated.
     """
     review = item.review
-    translated = item.counts.translated
-    if not translated:
-        return "none", ""
-    if review is None or review.reviewed == 0:
-        return "none", "이 문서의 번역은 아직 검수되지 않았습니다."
-    if review.reviewed < translated:
-        return "partial", (f"번역된 메시지 {translated}개 중 {review.reviewed}개"
-                           f"({percent_text(item.percent_reviewed)})가 검수되었습니다.")
-    names = ", ".join(reviewer_names(item))
-    if all(kind == "ai-pass" for _name, kind in review.reviewers):
-        return "ai", f"AI 검토 완료: {names}, {review.last_date}. 사람의 검수는 아직입니다."
-    return "complete", f"검수 완료: {names}, {review.last_date}"
+    total = review.translated
+    if not total:
+        return "untranslated", ""
+    person, ai_only = review.count(Level.PERSON), review.count(Level.AI_PASS)
+    if review.complete:
+        names = [c.name for c in review.credits_of(Kind.PERSON)] + \
+            [f"{c.name}({Kind.SELF.label})" for c in review.credits_of(Kind.SELF)]
+        return "complete", (f"검수 완료: {', '.join(names)}, "
+                            f"{review.last_date(Kind.PERSON, Kind.SELF)}")
+    if person:
+        return "partial", (f"번역된 메시지 {total}개 중 {person}개"
+                           f"({percent_text(review.percent(Level.PERSON))})를 사람이 "
+                           "검수했습니다.")
+    if ai_only:
+        names = ", ".join(c.name for c in review.credits_of(Kind.AI_PASS))
+        date = review.last_date(Kind.AI_PASS)
+        if ai_only == total:
+            return "ai", f"AI 검토만 마쳤습니다: {names}, {date}. 사람의 검수는 아직입니다."
+        return "ai", (f"번역된 메시지 {total}개 중 {ai_only}개가 AI 검토만 마쳤습니다: "
+                      f"{names}, {date}. 사람의 검수는 아직입니다.")
+    return "none", "이 문서의 번역은 아직 검수되지 않았습니다."
 
 
 def is_translated_html(app) -> bool:
@@ -166,7 +199,8 @@ def banner_signature(app, docname: str) -> tuple:
     if item is None:
         return ()
     return (item.counts.translated, item.counts.messages, item.translators, item.reviewers,
-            korean_notebook(app, docname) is not None, review_text(item), reviewer_names(item))
+            korean_notebook(app, docname) is not None, review_text(item),
+            tuple(item.review.count(level) for level in _LEVELS), tuple(credit_parts(item)))
 
 
 def _outdated(app, env, added, changed, removed) -> list[str]:

@@ -36,14 +36,38 @@ def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
     return [cell for cell in notebook.cells if cell.cell_type == "code"]
 
 
+# Output types a page would embed as active content: translated strings can flow into
+# them (a header list joined into `display(HTML(...))`), so the Korean run's outputs
+# keep none of them; `text/html` passes the site gate's sanitizer instead.
+_ACTIVE_OUTPUTS = ("application/javascript", "text/javascript", "text/markdown",
+                   "application/vnd.jupyter.widget-view+json")
+
+
+def sanitize_output(output: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """An output of the Korean run as a page may show it: active types dropped (the
+    plain-text form stays), HTML through the gate's allowlist sanitizer (nh3)."""
+    from jaxko.site.gate import clean_html
+
+    data = output.get("data")
+    if not isinstance(data, dict):
+        return output
+    for kind in _ACTIVE_OUTPUTS:
+        data.pop(kind, None)
+    if "text/html" in data:
+        html = data["text/html"]
+        data["text/html"] = clean_html("".join(html) if isinstance(html, list) else str(html))
+    return output
+
+
 def merge_outputs(notebook: nbformat.NotebookNode, executed: nbformat.NotebookNode) -> str:
-    """Give each code cell of ``notebook`` the outputs of ``executed``'s; '' or why not."""
+    """Give each code cell of ``notebook`` the outputs of ``executed``'s, sanitized
+    (:func:`sanitize_output`); '' or why not."""
     ours, theirs = code_cells(notebook), code_cells(executed)
     if len(ours) != len(theirs):
         return (f"the executed Korean notebook has {len(theirs)} code cells, the page "
                 f"{len(ours)}")
     for cell, ran in zip(ours, theirs):
-        cell.outputs = ran.get("outputs", [])
+        cell.outputs = [sanitize_output(o) for o in ran.get("outputs", [])]
         cell.execution_count = ran.get("execution_count")
     return ""
 

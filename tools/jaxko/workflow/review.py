@@ -1,41 +1,100 @@
-"""Cross-review records: who approved which message, kept beside the catalogs.
+"""Cross-review records: who read which message, kept beside the catalogs.
 
-``locale/<lang>/reviews/<docname>.yaml`` holds one record per reviewed message, keyed by
-content: ``key`` hashes (msgctxt, msgid), ``msgstr_hash`` the approved Korean. The
-approved Korean is stored too, so a changed message shows its word-level diff. Nothing
-is written into the catalogs, and ``jaxko update`` never touches the records: a record is
-*current* while a non-fuzzy message with the same key has the same msgstr; otherwise the
-message is back in the queue by itself (msgstr edited: its diff against the approved
-Korean; msgid changed upstream: the record of the previous msgid from ``#|``).
+``locale/<lang>/reviews/<docname>.yaml`` holds the records of one catalog. A message is
+identified by one key, the catalog (the file) with ``key``, 12 hex digits of SHA-1 over
+its (msgctxt, msgid); ``msgstr_hash`` is the hash of the Korean that was read, stored
+beside it (``msgstr``) so a changed message shows its word-level diff. Nothing is
+written into the catalogs, and ``jaxko update`` never touches the records: a record is
+*current* while a non-fuzzy message with the same key has the same msgstr; otherwise
+the message is back in the queue by itself (msgstr edited: its diff against the Korean
+that was read; msgid changed upstream: the records of the previous msgid from ``#|``).
 
-Kinds say honestly who did the work: ``person`` (a second person), ``self`` (the
-translator reviewed their own work, ``--self``) and ``ai-pass`` (an independent second
-pass by an AI agent, named as such everywhere).
+A message has at most one record per :class:`Kind` (who did the reading); a newer
+verdict of the same kind keeps the older ones in its ``history`` (a rejection that was
+fixed and then approved stays visible). Two records of one kind for one message are
+bad input. The three :class:`Level` values are the one vocabulary every surface uses
+(``jaxko stats``, the banner, the progress page, the review pages): not reviewed, AI
+pass only, reviewed by a person. 검수 means a person; an AI pass is always named so.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import difflib
+import enum
 import hashlib
 import subprocess
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Iterable, Iterator, Mapping
 
 import polib
 import yaml
 
 from jaxko import catalogs
+from jaxko.check import pofile
 from jaxko.errors import UserError
 from jaxko.workflow import assignments as assignments_mod
 from jaxko.workflow.documents import Document
 
-KINDS = ("person", "self", "ai-pass")
-VERDICTS = ("approved", "rejected")
+
+class Kind(str, enum.Enum):
+    """Who read a message: the one list of kinds, with the label every surface shows."""
+
+    PERSON = "person"      # a second person
+    SELF = "self"          # the translator, reviewing their own work (--self)
+    AI_PASS = "ai-pass"    # an independent second pass by an AI agent
+
+    @property
+    def label(self) -> str:
+        """Korean label (credits, banner, review pages)."""
+        return {"person": "검수", "self": "역자 본인 검수", "ai-pass": "AI 검토"}[self.value]
+
+    @property
+    def level(self) -> "Level":
+        """The level a current approval of this kind gives a message."""
+        return Level.AI_PASS if self is Kind.AI_PASS else Level.PERSON
+
+    @classmethod
+    def parse(cls, text: str) -> "Kind":
+        try:
+            return cls(text)
+        except ValueError:
+            raise UserError(f"unknown review kind {text!r}; use one of "
+                            + ", ".join(k.value for k in cls)) from None
+
+
+class Level(enum.IntEnum):
+    """How far a translated message is reviewed: the three levels every surface shows."""
+
+    NOT_REVIEWED = 0
+    AI_PASS = 1      # approved by an AI pass, by no person
+    PERSON = 2       # approved by a person (a second person, or the translator: --self)
+
+    @property
+    def key(self) -> str:
+        """Name in JSON output."""
+        return ("not_reviewed", "ai_pass_only", "person")[self]
+
+    @property
+    def label(self) -> str:
+        """Korean label."""
+        return ("검수 전", "AI 검토만", "사람 검수")[self]
+
+    @property
+    def label_en(self) -> str:
+        return ("not reviewed", "AI pass only", "reviewed by a person")[self]
+
+
+APPROVED, REJECTED = "approved", "rejected"
+VERDICTS = (APPROVED, REJECTED)
+
+# The queue states of a message, for a reviewer of some kind (see Item.state).
+STATES = ("unreviewed", "ai-passed", "changed", "rejected", "fuzzy")
 
 
 def message_key(msgctxt: str | None, msgid: str) -> str:
-    """A message's identity: 12 hex digits of SHA-1 over (msgctxt, msgid)."""
+    """A message's identity in its catalog: 12 hex digits of SHA-1 over (msgctxt, msgid)."""
     text = (msgctxt or "") + "\x04" + msgid
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
@@ -45,36 +104,74 @@ def text_hash(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Record:
-    """One reviewer's verdict on one message's exact text."""
+class Past:
+    """An earlier verdict of the same kind on the same message (a record's history)."""
 
-    key: str
     msgstr_hash: str
-    msgstr: str            # the Korean that was reviewed (for the diff)
+    msgstr: str
     reviewer: str
-    date: str              # ISO date
-    kind: str = "person"
-    verdict: str = "approved"
+    date: str
+    verdict: str = APPROVED
     note: str = ""
 
 
 @dataclass(frozen=True)
-class Item:
-    """One message of a catalog with its review state."""
+class Record:
+    """One kind of reviewer's latest verdict on one message's exact text."""
 
     key: str
-    line: int
-    msgid: str
-    msgstr: str
-    state: str                         # reviewed | unreviewed | changed | rejected | fuzzy | untranslated
-    record: Record | None = None       # the current approval, or the record it differs from
-    previous_msgid: str | None = None  # from #| when upstream changed the English
-    diff: str = ""                     # word diff: approved Korean -> current Korean
+    msgstr_hash: str
+    msgstr: str            # the Korean that was read (for the diff; its hash is msgstr_hash)
+    reviewer: str
+    date: str              # ISO date
+    kind: Kind = Kind.PERSON
+    verdict: str = APPROVED
+    note: str = ""
+    history: tuple[Past, ...] = ()                  # earlier verdicts of this kind, oldest first
+    line: int = field(default=0, compare=False)     # line in the records file (0: not read)
 
     @property
-    def waiting(self) -> bool:
-        """In the review queue (translated or fuzzy, without a current approval)."""
-        return self.state in ("unreviewed", "changed", "rejected", "fuzzy")
+    def approved(self) -> bool:
+        return self.verdict == APPROVED
+
+    def as_past(self) -> Past:
+        return Past(self.msgstr_hash, self.msgstr, self.reviewer, self.date, self.verdict,
+                    self.note)
+
+    def after(self, older: "Record | None") -> "Record":
+        """This record replacing ``older`` (same message and kind): the older one's
+        verdict goes into the history, nothing is lost."""
+        if older is None:
+            return self
+        return replace(self, history=older.history + (older.as_past(),))
+
+
+@dataclass
+class Records:
+    """The records of one catalog: at most one per (message key, kind)."""
+
+    by_key: dict[tuple[str, Kind], Record] = field(default_factory=dict)
+
+    def of(self, key: str) -> dict[Kind, Record]:
+        """A message's records by kind."""
+        return {kind: self.by_key[(key, kind)] for kind in Kind if (key, kind) in self.by_key}
+
+    def get(self, key: str, kind: Kind) -> Record | None:
+        return self.by_key.get((key, kind))
+
+    def put(self, record: Record) -> None:
+        self.by_key[(record.key, record.kind)] = record
+
+    def __iter__(self) -> Iterator[Record]:
+        order = list(Kind)
+        for key, kind in sorted(self.by_key, key=lambda k: (k[0], order.index(k[1]))):
+            yield self.by_key[(key, kind)]
+
+    def __len__(self) -> int:
+        return len(self.by_key)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_key)
 
 
 def reviews_dir(locale_dir: Path | None, language: str = "ko") -> Path:
@@ -86,41 +183,123 @@ def records_path(reviews: Path, docname: str) -> Path:
     return reviews / f"{docname}.yaml"
 
 
-def load_records(path: Path) -> dict[str, Record]:
-    """The records of one catalog by key; a missing file has none."""
+# --------------------------------------------------------------------------- the file
+
+_RECORD_FIELDS = ("key", "msgstr_hash", "msgstr", "reviewer", "date", "kind", "verdict", "note",
+                  "history")
+_PAST_FIELDS = ("msgstr_hash", "msgstr", "reviewer", "date", "verdict", "note")
+_REQUIRED = ("key", "msgstr_hash", "msgstr", "reviewer", "date")
+_LINE = "__line__"
+
+
+class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """A safe loader that notes each mapping's line (for file:line errors)."""
+
+
+def _mapping_with_line(loader, node):
+    mapping = loader.construct_mapping(node, deep=True)
+    mapping[_LINE] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
+
+
+def load_records(path: Path) -> Records:
+    """The records of one catalog; a missing file has none."""
     if not path.is_file():
-        return {}
+        return Records()
+    data = path.read_bytes()
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise UserError("not valid UTF-8; save the file as UTF-8", path, line) from None
+    return parse_records(text, path)
+
+
+def parse_records(text: str, path: Path | str) -> Records:
+    """Records from the text of a records file; bad input is one UserError with its line."""
+    try:
+        data = yaml.load(text, Loader=_LineLoader) or []
     except yaml.YAMLError as err:
         line = getattr(getattr(err, "problem_mark", None), "line", None)
         raise UserError("not valid YAML; fix the file or restore it from git",
                         path, line + 1 if line is not None else None) from None
-    except UnicodeDecodeError as err:
-        line = path.read_bytes()[: err.start].count(b"\n") + 1
-        raise UserError("not valid UTF-8; save the file as UTF-8", path, line) from None
     if not isinstance(data, list):
-        raise UserError("expected a list of review records", path)
-    result = {}
-    names = {f for f in Record.__dataclass_fields__}
+        raise UserError("expected a list of review records", path, 1)
+    records = Records()
     for number, raw in enumerate(data, 1):
-        if not isinstance(raw, dict) or not {"key", "msgstr_hash", "reviewer", "date"} <= set(raw) \
-                or not set(raw) <= names:
-            raise UserError(f"record {number} is malformed; each needs key, msgstr_hash, "
-                            "msgstr, reviewer, date", path)
-        record = Record(**{k: str(v) for k, v in raw.items()})
-        if record.kind not in KINDS or record.verdict not in VERDICTS:
-            raise UserError(f"record {number}: kind must be one of {', '.join(KINDS)}, "
-                            f"verdict one of {', '.join(VERDICTS)}", path)
-        result[record.key] = record
-    return result
+        line = raw.get(_LINE) if isinstance(raw, dict) else None
+        record = _record(raw, number, path, line)
+        first = records.get(record.key, record.kind)
+        if first is not None:
+            raise UserError(f"a second {record.kind.value} record for message {record.key} "
+                            f"(the first is on line {first.line}); keep one record per message "
+                            "and kind, with earlier verdicts under its `history`", path, line)
+        records.put(record)
+    return records
 
 
-def save_records(path: Path, records: dict[str, Record]) -> None:
-    """Write records sorted by key, one block each (small diffs), atomically."""
-    items = [{k: v for k, v in asdict(records[key]).items() if v != "" or k == "msgstr"}
-             for key in sorted(records)]
-    text = yaml.safe_dump(items, allow_unicode=True, sort_keys=False, width=100)
+def _record(raw, number: int, path, line: int | None) -> Record:
+    def bad(what: str):
+        return UserError(f"record {number} {what}", path, line)
+
+    if not isinstance(raw, dict):
+        raise bad("is not a mapping; each record needs " + ", ".join(_REQUIRED))
+    fields = {k: v for k, v in raw.items() if k != _LINE}
+    missing = [name for name in _REQUIRED if name not in fields]
+    unknown = [str(name) for name in fields if name not in _RECORD_FIELDS]
+    if missing or unknown:
+        raise bad(("lacks " + ", ".join(missing) if missing else "")
+                  + ("; " if missing and unknown else "")
+                  + ("has unknown fields " + ", ".join(unknown) if unknown else "")
+                  + "; each record needs " + ", ".join(_REQUIRED))
+    kind_text = str(fields.get("kind", Kind.PERSON.value))
+    if kind_text not in {k.value for k in Kind}:
+        raise bad(f"has kind {kind_text!r}; use one of " + ", ".join(k.value for k in Kind))
+    verdict = str(fields.get("verdict", APPROVED))
+    if verdict not in VERDICTS:
+        raise bad(f"has verdict {verdict!r}; use one of " + ", ".join(VERDICTS))
+    history = fields.get("history") or []
+    if not isinstance(history, list):
+        raise bad("has a history that is not a list")
+    past = []
+    for item in history:
+        if not isinstance(item, dict):
+            raise bad("has a history entry that is not a mapping")
+        item = {k: v for k, v in item.items() if k != _LINE}
+        if not {"msgstr_hash", "reviewer", "date"} <= set(item) or not set(item) <= set(_PAST_FIELDS) \
+                or str(item.get("verdict", APPROVED)) not in VERDICTS:
+            raise bad("has a malformed history entry; each needs " + ", ".join(_PAST_FIELDS[:4])
+                      + " and a verdict of " + ", ".join(VERDICTS))
+        past.append(Past(**{k: str(v) for k, v in item.items()}))
+    values = {k: str(fields[k]) for k in ("key", "msgstr_hash", "msgstr", "reviewer", "date")}
+    return Record(**values, kind=Kind(kind_text), verdict=verdict, note=str(fields.get("note", "")),
+                  history=tuple(past), line=line or 0)
+
+
+def _as_yaml(record: Record) -> dict:
+    out = {"key": record.key, "msgstr_hash": record.msgstr_hash, "msgstr": record.msgstr,
+           "reviewer": record.reviewer, "date": record.date, "kind": record.kind.value,
+           "verdict": record.verdict}
+    if record.note:
+        out["note"] = record.note
+    if record.history:
+        out["history"] = [{k: v for k, v in vars(p).items() if v != "" or k == "msgstr"}
+                          for p in record.history]
+    return out
+
+
+def save_records(path: Path, records: Records | Iterable[Record]) -> None:
+    """Write records sorted by key and kind, one block each (small diffs), atomically."""
+    if not isinstance(records, Records):
+        collected = Records()
+        for record in records:
+            collected.put(record)
+        records = collected
+    text = yaml.safe_dump([_as_yaml(r) for r in records], allow_unicode=True, sort_keys=False,
+                          width=100)
     path.parent.mkdir(parents=True, exist_ok=True)
     catalogs.write_text_atomic(path, text)
 
@@ -140,6 +319,131 @@ def word_diff(old: str, new: str) -> str:
     return " ".join(out)
 
 
+# --------------------------------------------------------------------------- messages
+
+
+@dataclass(frozen=True)
+class Item:
+    """One message of a catalog with its review records."""
+
+    key: str
+    line: int                          # line of its msgstr (where `jaxko check` points too)
+    msgctxt: str | None
+    msgid: str
+    msgstr: str
+    translation: str                   # translated | fuzzy | untranslated
+    # Its records by kind; for a fuzzy message whose msgid changed upstream and that has
+    # none of its own, the records of the previous msgid (#|).
+    records: Mapping[Kind, Record] = field(default_factory=dict)
+    previous_msgid: str | None = None  # from #| when upstream changed the English
+    previous_key: str | None = None    # the key of (#| msgctxt, #| msgid)
+
+    def is_current(self, record: Record) -> bool:
+        """Whether ``record`` judged exactly this message's present text."""
+        return (self.translation == "translated" and record.key == self.key
+                and record.msgstr_hash == text_hash(self.msgstr))
+
+    def approval(self, *kinds: Kind) -> Record | None:
+        """The current approval of one of ``kinds`` (in that order), if any."""
+        for kind in kinds:
+            record = self.records.get(kind)
+            if record is not None and record.approved and self.is_current(record):
+                return record
+        return None
+
+    @property
+    def level(self) -> Level:
+        if self.approval(Kind.PERSON, Kind.SELF) is not None:
+            return Level.PERSON
+        if self.approval(Kind.AI_PASS) is not None:
+            return Level.AI_PASS
+        return Level.NOT_REVIEWED
+
+    @property
+    def rejection(self) -> Record | None:
+        """The newest current rejection of any kind (it waits for the translator)."""
+        found = [r for r in self.records.values() if not r.approved and self.is_current(r)]
+        return max(found, key=lambda r: r.date) if found else None
+
+    def waiting_for(self, kind: Kind = Kind.PERSON) -> bool:
+        """In the queue of a reviewer of ``kind``: translated or fuzzy, and below the
+        level that kind gives (a person's queue holds AI-passed messages too)."""
+        if self.translation == "untranslated":
+            return False
+        return self.translation == "fuzzy" or self.level < kind.level
+
+    def state(self, kind: Kind = Kind.PERSON) -> str:
+        """reviewed, untranslated, or the queue state for a reviewer of ``kind``:
+        fuzzy, rejected, changed (read before in other words), ai-passed, unreviewed."""
+        if self.translation != "translated":
+            return self.translation
+        if not self.waiting_for(kind):
+            return "reviewed"
+        if self.rejection is not None:
+            return "rejected"
+        if self.earlier() is not None:
+            return "changed"
+        if self.level is Level.AI_PASS:
+            return "ai-passed"
+        return "unreviewed"
+
+    def earlier(self) -> Record | None:
+        """An approval of an earlier text of this message (a person's before an AI
+        pass's): what the word diff compares with."""
+        for kind in Kind:
+            record = self.records.get(kind)
+            if record is not None and record.approved and not self.is_current(record):
+                return record
+        return None
+
+    @property
+    def diff(self) -> str:
+        """Word diff from the Korean an earlier approval read to the present Korean."""
+        record = self.earlier()
+        if record is None or record.msgstr == self.msgstr:
+            return ""
+        return word_diff(record.msgstr, self.msgstr)
+
+
+def read_items(catalog: Path, records: Records, *, text: str | None = None) -> list[Item]:
+    """Every message of a catalog with its records, in catalog order.
+
+    ``text``: the catalog as it was (``git show``), read as if it were at ``catalog``.
+    """
+    if text is None:
+        po = catalogs.load(catalog)
+        text = pofile.read_text(catalog)
+    else:
+        import tempfile
+        with tempfile.TemporaryDirectory() as folder:
+            copy = Path(folder) / catalog.name
+            copy.write_text(text, encoding="utf-8")
+            po = catalogs.load(copy)
+    lines = {(e.msgctxt, e.msgid): e.msgstr_line for e in pofile.parse(text, catalog)}
+    result = []
+    for entry in _entries(po):
+        key = message_key(entry.msgctxt, entry.msgid)
+        own = records.of(key)
+        previous = previous_key(entry) if entry.previous_msgid is not None else None
+        if not own and previous is not None:
+            own = records.of(previous)
+        if "fuzzy" in entry.flags:
+            translation = "fuzzy"
+        elif catalogs.is_translated(entry):
+            translation = "translated"
+        else:
+            translation = "untranslated"
+        result.append(Item(key, lines[(entry.msgctxt, entry.msgid)], entry.msgctxt,
+                           entry.msgid, entry.msgstr, translation, own, entry.previous_msgid,
+                           previous))
+    return result
+
+
+def previous_key(entry: polib.POEntry) -> str:
+    """The key the message had before upstream changed it (#| msgctxt and #| msgid)."""
+    return message_key(entry.previous_msgctxt, entry.previous_msgid or "")
+
+
 def _entries(po: polib.POFile):
     for entry in po:
         if entry.obsolete or (not entry.msgid and entry.msgctxt is None):
@@ -147,69 +451,105 @@ def _entries(po: polib.POFile):
         yield entry
 
 
-def items_of(po: polib.POFile, records: dict[str, Record]) -> list[Item]:
-    """Every message of a catalog with its review state, in catalog order."""
-    result = []
-    for entry in _entries(po):
-        key = message_key(entry.msgctxt, entry.msgid)
-        record = records.get(key)
-        previous = None
-        if entry.previous_msgid is not None:
-            previous = entry.previous_msgid
-            if record is None:
-                record = records.get(message_key(entry.previous_msgctxt or entry.msgctxt,
-                                                 entry.previous_msgid))
-        if "fuzzy" in entry.flags:
-            state = "fuzzy"
-        elif not catalogs.is_translated(entry):
-            state = "untranslated"
-        elif record is None:
-            state = "unreviewed"
-        elif record.msgstr_hash != text_hash(entry.msgstr) or record.key != key:
-            state = "changed"
-        elif record.verdict == "rejected":
-            state = "rejected"
-        else:
-            state = "reviewed"
-        diff = ""
-        if record is not None and state in ("changed", "fuzzy") and record.msgstr != entry.msgstr:
-            diff = word_diff(record.msgstr, entry.msgstr)
-        result.append(Item(key, entry.linenum, entry.msgid, entry.msgstr, state, record,
-                           previous, diff))
-    return result
+# --------------------------------------------------------------------------- summaries
+
+
+@dataclass(frozen=True)
+class Credit:
+    """Who has current approvals on a document, of which kind, on how many messages."""
+
+    name: str
+    kind: Kind
+    messages: int
+    last_date: str
+
+
+@dataclass(frozen=True)
+class ReviewCounts:
+    """A document's translated messages by review level, and who reviewed them."""
+
+    translated: int
+    person: int = 0
+    ai_pass_only: int = 0
+    credits: tuple[Credit, ...] = ()     # kind order (person, self, ai-pass), most messages first
+
+    @property
+    def not_reviewed(self) -> int:
+        return self.translated - self.person - self.ai_pass_only
+
+    def count(self, level: Level) -> int:
+        return (self.not_reviewed, self.ai_pass_only, self.person)[level]
+
+    def percent(self, level: Level) -> float:
+        return 100.0 * self.count(level) / self.translated if self.translated else 0.0
+
+    @property
+    def complete(self) -> bool:
+        """검수 완료: every translated message has a person's current approval."""
+        return self.translated > 0 and self.person == self.translated
+
+    def credits_of(self, *kinds: Kind) -> tuple[Credit, ...]:
+        return tuple(c for c in self.credits if c.kind in kinds)
+
+    def last_date(self, *kinds: Kind) -> str | None:
+        dates = [c.last_date for c in self.credits_of(*kinds)]
+        return max(dates) if dates else None
+
+    def add(self, other: "ReviewCounts") -> "ReviewCounts":
+        """Totals over documents (credits are per document, not summed)."""
+        return ReviewCounts(self.translated + other.translated, self.person + other.person,
+                            self.ai_pass_only + other.ai_pass_only)
+
+    def as_dict(self) -> dict:
+        """The three levels in JSON (`jaxko stats --format json`)."""
+        out: dict = {"translated": self.translated}
+        for level in reversed(Level):
+            out[level.key] = self.count(level)
+        for level in reversed(Level):
+            out[f"percent_{level.key}"] = round(self.percent(level), 1)
+        return out
+
+
+def summarise(items: list[Item]) -> ReviewCounts:
+    translated = [i for i in items if i.translation == "translated"]
+    levels = [i.level for i in translated]
+    tally: dict[tuple[str, Kind], list[str]] = {}
+    for item in translated:
+        for kind in Kind:
+            record = item.approval(kind)
+            if record is not None:
+                tally.setdefault((record.reviewer, kind), []).append(record.date)
+    order = list(Kind)
+    credits = tuple(Credit(name, kind, len(dates), max(dates)) for (name, kind), dates in
+                    sorted(tally.items(), key=lambda t: (order.index(t[0][1]), -len(t[1]), t[0][0])))
+    return ReviewCounts(len(translated), levels.count(Level.PERSON), levels.count(Level.AI_PASS),
+                        credits)
 
 
 # --------------------------------------------------------------------------- refusals
 
 
 def error_findings(catalog: Path) -> dict[str, list[str]]:
-    """Open error findings of ``jaxko check`` per message key (the check library)."""
+    """Open error findings of ``jaxko check`` per message key (the check library).
+
+    A finding names its message by the one key (catalog, msgctxt, msgid).
+    """
     from jaxko import check
     check.load_rules_modules()
     result = check.run(check.Options(paths=[catalog], jobs=1, progress=False))
-    po = catalogs.load(catalog)
-    by_msgid: dict[str, list[str]] = {}
-    for entry in _entries(po):
-        by_msgid.setdefault(entry.msgid, []).append(message_key(entry.msgctxt, entry.msgid))
     found: dict[str, list[str]] = {}
     for finding in result.findings:
-        if finding.severity != "error":
-            continue
-        for key in by_msgid.get(finding.msgid, ()):
-            found.setdefault(key, []).append(f"{finding.rule}: {finding.message}")
+        if finding.severity == "error":
+            found.setdefault(message_key(finding.msgctxt, finding.msgid), []).append(
+                f"{finding.rule}: {finding.message}")
     return found
 
 
-def blame_authors(catalog: Path, entry: polib.POEntry) -> list[str]:
-    """Authors (git blame) of the lines of an entry's msgstr, newest first; [] without git."""
-    lines = catalog.read_text(encoding="utf-8").split("\n")
-    start = entry.linenum  # 1-based line of msgid (or msgctxt)
-    end = start
-    while end < len(lines) and lines[end].strip():
-        end += 1
+def blame_authors(catalog: Path, first_line: int, last_line: int) -> list[str]:
+    """Authors (git blame) of lines of a catalog, newest first; [] without git."""
     try:
-        out = subprocess.run(["git", "blame", "--porcelain", "-L", f"{start},{end}", "--",
-                              catalog.name], cwd=catalog.parent, capture_output=True,
+        out = subprocess.run(["git", "blame", "--porcelain", "-L", f"{first_line},{last_line}",
+                              "--", catalog.name], cwd=catalog.parent, capture_output=True,
                              text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return []
@@ -232,31 +572,39 @@ class Decision:
     docname: str
     keys: tuple[str, ...]
     verdict: str
-    kind: str
+    kind: Kind
 
 
 def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] | None,
-           all_clean: bool = False, verdict: str = "approved", kind: str = "person",
+           all_clean: bool = False, verdict: str = APPROVED, kind: Kind | str = Kind.PERSON,
            allow_self: bool = False, note: str = "", assignments_path: Path | None = None,
            today: dt.date | None = None) -> Decision:
-    """Approve or reject messages of one document; refusals are one-line UserErrors."""
+    """Approve or reject messages of one document; refusals are one-line UserErrors.
+
+    A record of ``kind`` is added beside the message's records of other kinds (a
+    person's approval over an AI pass keeps the AI pass); one of the same kind is
+    replaced, its verdict kept in the new record's history. ``all_clean`` takes the
+    messages waiting for this kind of reviewer, without error findings and not rejected.
+    """
     reviewer = reviewer.strip()
     if not reviewer:
         raise UserError("--reviewer is empty; give the reviewer's name")
-    if kind not in ("person", "ai-pass"):
-        raise UserError(f"unknown --kind {kind!r}; use person or ai-pass")
-    if verdict == "rejected" and not note.strip():
+    kind = Kind.parse(kind) if isinstance(kind, str) else kind
+    if kind is Kind.SELF:
+        kind, allow_self = Kind.PERSON, True
+    if verdict == REJECTED and not note.strip():
         raise UserError("a rejection needs --note TEXT saying what to fix")
+    if allow_self and kind is Kind.PERSON:
+        kind = Kind.SELF
     catalog = document.catalog
-    po = catalogs.load(catalog)
     path = records_path(reviews, document.docname)
     records = load_records(path)
-    items = {item.key: item for item in items_of(po, records)}
-    entries = {message_key(e.msgctxt, e.msgid): e for e in _entries(po)}
-    errors = error_findings(catalog) if verdict == "approved" else {}
+    items = {item.key: item for item in read_items(catalog, records)}
+    errors = error_findings(catalog) if verdict == APPROVED else {}
     if all_clean:
         chosen = [k for k, item in items.items()
-                  if item.waiting and item.state != "fuzzy" and k not in errors]
+                  if item.waiting_for(kind) and item.state(kind) not in ("fuzzy", "rejected")
+                  and k not in errors]
     else:
         chosen = []
         for key in keys or ():
@@ -266,161 +614,63 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             chosen.append(key)
     if not chosen:
         raise UserError("nothing to record; pass --message ID (from `jaxko review queue`)"
-                        + (" or --all-clean" if verdict == "approved" else ""), catalog)
+                        + (" or --all-clean" if verdict == APPROVED else ""), catalog)
     assignment = None
     if assignments_path is not None:
         assignment = assignments_mod.load(assignments_path).for_docname(document.docname)
     translators = {n.casefold() for n in (assignment.translators if assignment else ())}
+    # the msgid and msgstr lines (not the comments `jaxko update` rewrites)
+    spans = {message_key(e.msgctxt, e.msgid): (e.line, e.last_line)
+             for e in pofile.read(catalog)}
     for key in chosen:
         item = items[key]
         where = (catalog, item.line)
-        if item.state in ("untranslated", "fuzzy") and verdict == "approved":
-            raise UserError(f"message {key} is {item.state}; translate it and clear the fuzzy "
-                            "flag before approving", *where)
+        if item.translation != "translated" and verdict == APPROVED:
+            raise UserError(f"message {key} is {item.translation}; translate it and clear the "
+                            "fuzzy flag before approving", *where)
         if key in errors:
             raise UserError(f"message {key} has open errors ({errors[key][0]}); fix them and "
                             "run `jaxko check` before approving", *where)
-        if verdict == "approved":
-            authors = {a.casefold() for a in blame_authors(catalog, entries[key])[:1]}
+        if verdict == APPROVED and kind is not Kind.SELF:
+            authors = {a.casefold() for a in blame_authors(catalog, *spans[key])[:1]}
             if reviewer.casefold() in translators | authors:
-                if not allow_self or kind != "person":   # an AI pass is never a self-review
-                    raise UserError(f"{reviewer} translated message {key}; a second person "
-                                    "reviews it (or pass --self to record a self-review)", *where)
-    if allow_self and kind == "person":
-        kind = "self"
+                raise UserError(f"{reviewer} translated message {key}; a second person reviews "
+                                "it (or a person passes --self to record a self-review)", *where)
     date = (today or dt.date.today()).isoformat()
     for key in chosen:
-        msgstr = entries[key].msgstr
-        records[key] = Record(key, text_hash(msgstr), msgstr, reviewer, date, kind, verdict,
-                              note.strip())
+        msgstr = items[key].msgstr
+        new = Record(key, text_hash(msgstr), msgstr, reviewer, date, kind, verdict, note.strip())
+        old = records.get(key, kind)
+        if old is not None and (old.msgstr_hash, old.reviewer, old.verdict, old.note) == \
+                (new.msgstr_hash, new.reviewer, new.verdict, new.note):
+            continue   # the same verdict again: the record stands as it was
+        records.put(new.after(old))
     save_records(path, records)
     return Decision(document.docname, tuple(chosen), verdict, kind)
-
-
-# --------------------------------------------------------------------------- summaries
-
-
-@dataclass(frozen=True)
-class ReviewCounts:
-    """A document's review state in messages, and who reviewed it."""
-
-    translated: int
-    reviewed: int
-    reviewers: tuple[tuple[str, str], ...]   # (name, kind), most messages first
-    last_date: str | None
-
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.reviewed / self.translated if self.translated else 0.0
-
-    @property
-    def complete(self) -> bool:
-        return self.translated > 0 and self.reviewed == self.translated
-
-
-def summarise(items: list[Item]) -> ReviewCounts:
-    translated = [i for i in items if i.state not in ("untranslated", "fuzzy")]
-    reviewed = [i for i in translated if i.state == "reviewed"]
-    tally: dict[tuple[str, str], int] = {}
-    for item in reviewed:
-        who = (item.record.reviewer, item.record.kind)
-        tally[who] = tally.get(who, 0) + 1
-    dates = [i.record.date for i in reviewed]
-    return ReviewCounts(len(translated), len(reviewed),
-                        tuple(sorted(tally, key=lambda w: (-tally[w], w))),
-                        max(dates) if dates else None)
-
-
-# --------------------------------------------------------------------------- pull requests
-
-
-@dataclass(frozen=True)
-class Voided:
-    """An approval that was current at the base revision and is not any more."""
-
-    docname: str
-    catalog: Path
-    line: int
-    key: str
-    msgid: str
-    state: str
-    record: Record
-
-
-def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                              timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        raise UserError(f"git failed: {err}") from None
-
-
-def voided_since(revision: str, documents: dict[str, Document], reviews: Path
-                 ) -> tuple[list[Voided], dict[str, ReviewCounts]]:
-    """Approvals an edit since ``revision`` voids, and the review counts of touched documents."""
-    if not documents:
-        return [], {}
-    root_probe = next(iter(documents.values())).catalog.parent
-    top = _git(["rev-parse", "--show-toplevel"], root_probe)
-    if top.returncode != 0:
-        raise UserError("not in a git repository; --since needs one", root_probe)
-    root = Path(top.stdout.strip())
-    diff = _git(["diff", "--name-only", revision, "--"], root)
-    if diff.returncode != 0:
-        raise UserError(f"unknown revision {revision!r}; fetch it or pass another --since")
-    changed = {(root / name).resolve() for name in diff.stdout.split()}
-    voided: list[Voided] = []
-    summary: dict[str, ReviewCounts] = {}
-    for docname in sorted(documents):
-        doc = documents[docname]
-        records_file = records_path(reviews, docname)
-        if doc.catalog.resolve() not in changed and records_file.resolve() not in changed:
-            continue
-        records = load_records(records_file)
-        now = items_of(catalogs.load(doc.catalog), records)
-        summary[docname] = summarise(now)
-        relative = doc.catalog.resolve().relative_to(root).as_posix()
-        old_text = _git(["show", f"{revision}:{relative}"], root)
-        if old_text.returncode != 0 or not records:
-            continue   # a new catalog or no records: nothing to void
-        old = {i.key: i for i in items_of(polib.pofile(old_text.stdout), records)}
-        for item in now:
-            before = old.get(item.key)
-            if before is not None and before.state == "reviewed" and item.state != "reviewed":
-                voided.append(Voided(docname, doc.catalog, item.line, item.key, item.msgid,
-                                     item.state, before.record))
-        # messages whose msgid changed have a new key: match by the previous msgid
-        for item in now:
-            if item.previous_msgid is None or item.key in old:
-                continue
-            before = old.get(message_key(None, item.previous_msgid))
-            if before is not None and before.state == "reviewed":
-                voided.append(Voided(docname, doc.catalog, item.line, item.key, item.msgid,
-                                     item.state, before.record))
-    return voided, summary
 
 
 # --------------------------------------------------------------------------- interactive
 
 
 def interactive(document: Document, reviews: Path, *, reviewer: str, ask, show,
-                edit=None, assignments_path: Path | None = None, kind: str = "person",
+                edit=None, assignments_path: Path | None = None, kind: Kind | str = Kind.PERSON,
                 allow_self: bool = False) -> dict[str, int]:
-    """One waiting message at a time: [a]pprove, [r]eject, [s]kip, [e]dit, [q]uit.
+    """One message of the queue at a time: [a]pprove, [r]eject, [s]kip, [e]dit, [q]uit.
 
-    ``ask(prompt) -> str`` and ``show(text)`` talk to the terminal; ``edit(text) -> str``
-    returns the edited Korean (an editor). A refusal is shown and the session goes on.
+    The queue is the one ``jaxko review queue --kind KIND`` lists; approvals and
+    rejections are recorded with that kind. ``ask(prompt) -> str`` and ``show(text)``
+    talk to the terminal; ``edit(text) -> str`` returns the edited Korean (an editor).
+    A refusal is shown and the session goes on.
     """
+    kind = Kind.parse(kind) if isinstance(kind, str) else kind
     tally = {"approved": 0, "rejected": 0, "skipped": 0, "edited": 0}
     records = load_records(records_path(reviews, document.docname))
-    waiting = [i for i in items_of(catalogs.load(document.catalog), records) if i.waiting]
+    waiting = [i for i in read_items(document.catalog, records) if i.waiting_for(kind)]
     for number, item in enumerate(waiting, 1):
-        show(f"[{number}/{len(waiting)}] {document.catalog}:{item.line} {item.key} ({item.state})")
-        if item.previous_msgid is not None:
-            show(f"  was: {item.previous_msgid}")
-        show(f"  en:  {item.msgid}\n  ko:  {item.msgstr}")
-        if item.diff:
-            show(f"  diff since approval: {item.diff}")
+        show(f"[{number}/{len(waiting)}] {document.catalog}:{item.line} {item.key} "
+             f"({item.state(kind)})")
+        for line in describe(item):
+            show(line)
         while True:
             answer = ask("[a]pprove [r]eject [s]kip [e]dit [q]uit? ").strip().lower()[:1]
             try:
@@ -430,8 +680,9 @@ def interactive(document: Document, reviews: Path, *, reviewer: str, ask, show,
                     tally["approved"] += 1
                 elif answer == "r":
                     note = ask("note for the translator: ")
-                    decide(document, reviews, reviewer=reviewer, keys=[item.key],
-                           verdict="rejected", note=note, assignments_path=assignments_path)
+                    decide(document, reviews, reviewer=reviewer, keys=[item.key], kind=kind,
+                           verdict=REJECTED, note=note, allow_self=allow_self,
+                           assignments_path=assignments_path)
                     tally["rejected"] += 1
                 elif answer == "e" and edit is not None:
                     po = catalogs.load(document.catalog)
@@ -451,3 +702,34 @@ def interactive(document: Document, reviews: Path, *, reviewer: str, ask, show,
                 continue
             break
     return tally
+
+
+def describe(item: Item) -> list[str]:
+    """What a reviewer sees of a waiting message: English, Korean, the diff, and every
+    record with its history (an AI pass marked as such, with its notes)."""
+    lines = []
+    if item.previous_msgid is not None:
+        lines.append(f"  was: {item.previous_msgid}")
+    lines.append(f"  en:  {item.msgid}")
+    lines.append(f"  ko:  {item.msgstr}")
+    if item.diff:
+        lines.append(f"  diff since the earlier approval: {item.diff}")
+    for kind, record in item.records.items():
+        lines.append("  " + record_line(item, record))
+        for past in record.history:
+            lines.append(f"    earlier: {past.verdict} by {past.reviewer} ({past.date})"
+                         + (f": {past.note}" if past.note else "")
+                         + ("" if past.msgstr_hash == text_hash(item.msgstr)
+                            else "; the Korean has changed since"))
+    return lines
+
+
+def record_line(item: Item, record: Record) -> str:
+    """``ai-pass (AI 검토) approved by NAME (DATE): note``, saying whether it is current."""
+    text = (f"{record.kind.value} ({record.kind.label}) {record.verdict} by {record.reviewer} "
+            f"({record.date})")
+    if record.note:
+        text += f": {record.note}"
+    if not item.is_current(record):
+        text += " [an earlier text]"
+    return text

@@ -1,9 +1,13 @@
 """The side-by-side review pages: ``make review-html`` -> ``_build/review/``.
 
-One static page per document with translated messages (``doc/<docname>.html``): English | Korean | findings |
-review state, a changed message's word diff against the approved Korean, filters
-(unreviewed only, with findings only) that work from a file or a CI artifact without a
-server, and each message's catalog line. ``index.html`` lists the documents.
+One static page per document with translated messages (``doc/<docname>.html``): English |
+Korean | findings | review records. A page opens on the person's queue (what no person
+has approved, AI-passed messages included, the AI pass marked with its notes and
+history), the same queue as ``jaxko review queue``; filters (the queue, AI pass only,
+with findings) work from a file or a CI artifact without a server. Each message shows
+its catalog line (the msgstr line, as ``jaxko check``) and a changed message its word
+diff against the Korean approved before. ``index.html`` lists the documents with the
+three review levels.
 """
 
 from __future__ import annotations
@@ -17,29 +21,37 @@ from jaxko import catalogs
 from jaxko.workflow import review
 from jaxko.workflow.documents import Document
 
-STATE_KO = {"reviewed": "검수됨", "unreviewed": "검수 전", "changed": "승인 후 바뀜",
+# queue states in Korean: the three levels' own labels, and why a message waits
+STATE_KO = {"reviewed": review.Level.PERSON.label, "unreviewed": review.Level.NOT_REVIEWED.label,
+            "ai-passed": review.Level.AI_PASS.label, "changed": "승인 후 바뀜",
             "rejected": "거부됨", "fuzzy": "퍼지(원문 바뀜)"}
-KIND_KO = {"person": "", "self": " (역자 본인)", "ai-pass": " (AI 검토)"}
+VERDICT_KO = {review.APPROVED: "승인", review.REJECTED: "거부"}
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; }
 th, td { border: 1px solid #ccc; padding: .4em; vertical-align: top; word-wrap: break-word; }
 tr.state-reviewed td.state { background: #e6f4ea; }
+tr.state-ai-passed td.state { background: #e8f0fe; }
 tr.state-changed td, tr.state-fuzzy td { background: #fff7e0; }
 tr.state-rejected td.state { background: #fde8e8; }
 del { background: #fdd; } ins { background: #dfd; text-decoration: none; }
 .was { color: #666; font-size: .9em; }
 .finding-error { color: #b00; } .finding-warning { color: #a60; }
+.record { margin: .3em 0 0; } .record-ai-pass .kind { background: #e8f0fe; padding: 0 .3em; }
+.record-stale { color: #777; } .history { color: #555; font-size: .9em; margin: .2em 0 0 1em; }
+.level { font-weight: bold; }
 """
 
 SCRIPT = """
 function applyFilters() {
-  const unreviewed = document.getElementById('only-unreviewed').checked;
+  const waiting = document.getElementById('only-waiting').checked;
+  const aiOnly = document.getElementById('only-ai').checked;
   const withFindings = document.getElementById('only-findings').checked;
   let shown = 0;
   for (const row of document.querySelectorAll('tr.message')) {
-    const hide = (unreviewed && row.dataset.state === 'reviewed') ||
+    const hide = (waiting && row.dataset.waiting !== '1') ||
+                 (aiOnly && row.dataset.level !== 'ai_pass_only') ||
                  (withFindings && row.dataset.findings === '0');
     row.hidden = hide;
     if (!hide) shown++;
@@ -47,15 +59,15 @@ function applyFilters() {
   document.getElementById('shown').textContent = shown;
 }
 document.addEventListener('change', applyFilters);
+applyFilters();
 """
 
 
 @dataclass(frozen=True)
 class PageSummary:
     docname: str
-    translated: int
-    reviewed: int
-    waiting: int
+    counts: review.ReviewCounts
+    waiting: int           # in the person's queue
     findings: int
 
 
@@ -74,43 +86,73 @@ def _diff_html(old: str, new: str) -> str:
     return " ".join(out)
 
 
-def render_page(doc: Document, items: list[review.Item], findings: dict[str, list],
-                catalog_href: str, github: str | None) -> str:
+def _records_html(item: review.Item) -> str:
+    """Every record of a message, its kind named (an AI pass marked), with its history."""
+    out = []
+    for kind, r in item.records.items():
+        current = item.is_current(r)
+        classes = f"record record-{kind.value}" + ("" if current else " record-stale")
+        text = (f'<span class="kind">{escape(kind.label)}</span> '
+                f'{VERDICT_KO[r.verdict]}: {escape(r.reviewer)}, {escape(r.date)}'
+                + ("" if current else " (이전 번역에 대한 기록)")
+                + (f"<br>메모: {escape(r.note)}" if r.note else ""))
+        history = "".join(
+            f'<div class="history">이전: {VERDICT_KO[p.verdict]}, {escape(p.reviewer)}, '
+            f'{escape(p.date)}' + (f" — {escape(p.note)}" if p.note else "")
+            + ("" if p.msgstr_hash == review.text_hash(item.msgstr) else " (그 뒤 번역이 고쳐짐)")
+            + "</div>" for p in r.history)
+        out.append(f'<div class="{classes}" data-kind="{kind.value}">{text}{history}</div>')
+    return "".join(out)
+
+
+def render_page(doc: Document, items: list[review.Item],
+                findings: dict[tuple[str | None, str], list], catalog_href: str,
+                github: str | None) -> str:
+    """One document's messages; ``findings`` by (msgctxt, msgid) of this catalog."""
     rows = []
-    shown = [i for i in items if i.state not in ("untranslated",)]
+    shown = [i for i in items if i.translation != "untranslated"]
     for item in shown:
-        found = findings.get(item.msgid, [])
+        found = findings.get((item.msgctxt, item.msgid), [])
         korean = escape(item.msgstr)
-        if item.record is not None and item.state in ("changed", "fuzzy") \
-                and item.record.msgstr != item.msgstr:
-            korean += f'<div class="diff">승인된 번역과의 차이: {_diff_html(item.record.msgstr, item.msgstr)}</div>'
+        earlier = item.earlier()
+        if earlier is not None and earlier.msgstr != item.msgstr:
+            korean += (f'<div class="diff">승인된 번역과의 차이: '
+                       f'{_diff_html(earlier.msgstr, item.msgstr)}</div>')
         english = escape(item.msgid)
         if item.previous_msgid is not None:
             english += f'<div class="was">이전 원문: {escape(item.previous_msgid)}</div>'
-        state = STATE_KO.get(item.state, item.state)
-        if item.record is not None:
-            r = item.record
-            state += (f"<br>{escape(r.reviewer)}{KIND_KO.get(r.kind, '')}, {escape(r.date)}"
-                      + (f"<br>메모: {escape(r.note)}" if r.note else ""))
+        state = item.state(review.Kind.PERSON)
+        level = item.level
+        # the level of a translated message (fuzzy: its state), then why it waits
+        heading = level.label if item.translation == "translated" else STATE_KO[state]
+        if state in ("changed", "rejected"):
+            heading += f" · {STATE_KO[state]}"
+        cell = f'<span class="level">{escape(heading)}</span>{_records_html(item)}'
         line_link = f'<a href="{escape(catalog_href)}">{escape(doc.catalog.name)}:{item.line}</a>'
         if github:
             line_link += f' (<a href="{escape(github)}#L{item.line}">GitHub</a>)'
         listed = "".join(f'<li class="finding-{escape(f.severity)}">{escape(f.rule)}: '
                          f'{escape(f.message)}</li>' for f in found)
-        rows.append(f'<tr class="message state-{item.state}" data-state="{item.state}" '
+        waiting = "1" if item.waiting_for(review.Kind.PERSON) else "0"
+        rows.append(f'<tr class="message state-{state}" data-state="{state}" '
+                    f'data-level="{level.key}" data-waiting="{waiting}" '
                     f'data-findings="{len(found)}" id="m-{item.key}">'
                     f'<td>{english}</td><td>{korean}</td><td><ul>{listed}</ul></td>'
-                    f'<td class="state">{state}</td><td>{line_link}<br><code>{item.key}</code></td></tr>')
+                    f'<td class="state">{cell}</td><td>{line_link}<br><code>{item.key}</code></td></tr>')
+    queue = sum(1 for i in shown if i.waiting_for(review.Kind.PERSON))
     return f"""<!DOCTYPE html>
 <html lang="ko"><head><meta charset="utf-8"><title>검토: {escape(doc.docname)}</title>
 <style>{STYLE}</style></head><body>
 <p><a href="../index.html">← 전체 문서</a></p>
 <h1>검토: {escape(doc.docname)}</h1>
-<p><label><input type="checkbox" id="only-unreviewed"> 검수 안 된 것만</label>
+<p>사람의 검수를 기다리는 메시지 {queue}개(AI 검토만 거친 메시지 포함)를 먼저 보여 줍니다.
+AI 검토 기록은 <span class="kind">{review.Kind.AI_PASS.label}</span>로 표시합니다. 검수: <code>jaxko review approve {escape(doc.docname)} -m ID --reviewer 이름</code></p>
+<p><label><input type="checkbox" id="only-waiting" checked> 사람 검수 대기만</label>
+<label><input type="checkbox" id="only-ai"> AI 검토만 거친 것만</label>
 <label><input type="checkbox" id="only-findings"> 검사 결과 있는 것만</label>
 표시: <span id="shown">{len(shown)}</span> / {len(shown)}</p>
-<table><colgroup><col style="width:30%"><col style="width:30%"><col style="width:18%">
-<col style="width:12%"><col style="width:10%"></colgroup>
+<table><colgroup><col style="width:28%"><col style="width:28%"><col style="width:16%">
+<col style="width:18%"><col style="width:10%"></colgroup>
 <thead><tr><th>영어 원문</th><th>한국어 번역</th><th>검사 결과</th><th>검토 상태</th><th>카탈로그</th></tr></thead>
 <tbody>
 {chr(10).join(rows)}
@@ -126,16 +168,21 @@ def page_name(docname: str) -> str:
 
 
 def render_index(pages: list[PageSummary]) -> str:
+    levels = list(reversed(review.Level))
     rows = "\n".join(
         f'<tr><td><a href="{escape(page_name(p.docname))}">{escape(p.docname)}</a></td>'
-        f'<td>{p.translated}</td><td>{p.reviewed}</td><td>{p.waiting}</td><td>{p.findings}</td></tr>'
+        f'<td>{p.counts.translated}</td>'
+        + "".join(f'<td class="level-{level.key}">{p.counts.count(level)}</td>' for level in levels)
+        + f'<td>{p.waiting}</td><td>{p.findings}</td></tr>'
         for p in pages)
+    heads = "".join(f"<th>{level.label}</th>" for level in levels)
     return f"""<!DOCTYPE html>
 <html lang="ko"><head><meta charset="utf-8"><title>크로스 검토</title><style>{STYLE}</style></head>
 <body><h1>크로스 검토</h1>
-<p>문서마다 영어 원문, 한국어 번역, 검사 결과(jaxko check), 검토 상태를 나란히 보여 줍니다.
-검토 방법: docs/review-guide.md.</p>
-<table><thead><tr><th>문서</th><th>번역</th><th>검수됨</th><th>검토 대기</th><th>검사 결과</th></tr></thead>
+<p>문서마다 영어 원문, 한국어 번역, 검사 결과(jaxko check), 검토 기록을 나란히 보여 줍니다.
+사람 검수 대기: 어느 사람도 승인하지 않은 메시지(AI 검토만 거친 메시지 포함). 검토 방법:
+docs/review-guide.md.</p>
+<table><thead><tr><th>문서</th><th>번역</th>{heads}<th>사람 검수 대기</th><th>검사 결과</th></tr></thead>
 <tbody>
 {rows}
 </tbody></table></body></html>
@@ -150,17 +197,18 @@ def write_pages(documents: dict[str, Document], reviews: Path, outdir: Path, *,
     chosen = []
     for name in sorted(documents):
         doc = documents[name]
-        items = review.items_of(catalogs.load(doc.catalog),
-                                review.load_records(review.records_path(reviews, name)))
-        if any(i.state != "untranslated" for i in items):
+        items = review.read_items(doc.catalog,
+                                  review.load_records(review.records_path(reviews, name)))
+        if any(i.translation != "untranslated" for i in items):
             chosen.append((doc, items))
-    by_file: dict[str, dict[str, list]] = {}
+    # catalog -> (msgctxt, msgid) -> findings: the message key of the findings
+    by_file: dict[str, dict[tuple[str | None, str], list]] = {}
     if chosen:
         check.load_rules_modules()
         result = check.run(check.Options(paths=[d.catalog for d, _ in chosen], progress=False))
         for finding in result.findings:
-            by_file.setdefault(os.path.abspath(finding.path), {}).setdefault(
-                finding.msgid, []).append(finding)
+            by_file.setdefault(os.path.abspath(finding.key.catalog), {}).setdefault(
+                (finding.key.msgctxt, finding.key.msgid), []).append(finding)
     outdir.mkdir(parents=True, exist_ok=True)
     pages = []
     for doc, items in chosen:
@@ -177,9 +225,8 @@ def write_pages(documents: dict[str, Document], reviews: Path, outdir: Path, *,
         target = outdir / page_name(doc.docname)
         target.parent.mkdir(parents=True, exist_ok=True)
         catalogs.write_text_atomic(target, html)
-        summary = review.summarise(items)
-        pages.append(PageSummary(doc.docname, summary.translated, summary.reviewed,
-                                 sum(1 for i in items if i.waiting),
+        pages.append(PageSummary(doc.docname, review.summarise(items),
+                                 sum(1 for i in items if i.waiting_for(review.Kind.PERSON)),
                                  sum(len(v) for v in findings.values())))
     catalogs.write_text_atomic(outdir / "index.html", render_index(pages))
     return pages

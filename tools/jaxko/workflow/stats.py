@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxko import catalogs, paths
+from jaxko import paths
 from jaxko.workflow import assignments as assignments_mod
 from jaxko.workflow import review as review_mod
 from jaxko.workflow import sections
@@ -26,18 +26,8 @@ class DocumentStats:
     section: sections.Section
     counts: Counts
     assignment: assignments_mod.Assignment | None
-    # messages approved by a current review record (jaxko review); None: no records
-    review: review_mod.ReviewCounts | None = None
-
-    @property
-    def reviewed(self) -> int:
-        return self.review.reviewed if self.review else 0
-
-    @property
-    def percent_reviewed(self) -> float:
-        """Reviewed messages in percent of the translated ones (0 with none translated)."""
-        translated = self.counts.translated
-        return 100.0 * self.reviewed / translated if translated else 0.0
+    # translated messages by review level (jaxko review), with who reviewed them
+    review: review_mod.ReviewCounts = review_mod.ReviewCounts(0)
 
     @property
     def docname(self) -> str:
@@ -76,11 +66,11 @@ class DocumentStats:
             "reviewers": list(self.reviewers),
             "status": self.status,
             "since": self.assignment.since.isoformat() if self.assignment and self.assignment.since else None,
-            "review": {"reviewed": self.reviewed,
-                       "percent": round(self.percent_reviewed, 1),
-                       "reviewed_by": [{"name": n, "kind": k} for n, k in
-                                       (self.review.reviewers if self.review else ())],
-                       "last_date": self.review.last_date if self.review else None},
+            "review": {**self.review.as_dict(),
+                       "reviewed_by": [{"name": c.name, "kind": c.kind.value,
+                                        "kind_label": c.kind.label, "messages": c.messages,
+                                        "last_date": c.last_date}
+                                       for c in self.review.credits]},
         }
 
 
@@ -106,18 +96,22 @@ class Report:
 
     documents: list[DocumentStats]
     root: Path | None = None
+    # what options chose these documents by (--todo: "not fully translated"; "" for every
+    # document): the totals are then those of the list, and say so
+    filtered: str = ""
     sections: list[tuple[sections.Section, Counts]] = field(default_factory=list)
     total: Counts = field(default_factory=Counts)
-    reviewed: dict[str, int] = field(default_factory=dict)   # section key -> messages
-    total_reviewed: int = 0
+    review: dict[str, review_mod.ReviewCounts] = field(default_factory=dict)  # per section key
+    total_review: review_mod.ReviewCounts = review_mod.ReviewCounts(0)
 
     def __post_init__(self) -> None:
         by_key: dict[str, Counts] = {}
         for item in self.documents:
             by_key.setdefault(item.section.key, Counts()).add(item.counts)
             self.total.add(item.counts)
-            self.reviewed[item.section.key] = self.reviewed.get(item.section.key, 0) + item.reviewed
-            self.total_reviewed += item.reviewed
+            key = item.section.key
+            self.review[key] = self.review.get(key, review_mod.ReviewCounts(0)).add(item.review)
+            self.total_review = self.total_review.add(item.review)
         self.sections = [(s, by_key[s.key]) for s in sections.all_sections() if s.key in by_key]
 
     def as_dict(self) -> dict:
@@ -125,12 +119,12 @@ class Report:
             "documents": [item.as_dict(self.root) for item in self.documents],
             "sections": [{"section": s.key, "title": s.title, "title_ko": s.title_ko,
                           "documents": sum(1 for d in self.documents if d.section.key == s.key),
-                          **_counts_dict(c), "reviewed": self.reviewed.get(s.key, 0),
-                          "percent_reviewed": _pct(self.reviewed.get(s.key, 0), c.translated)}
+                          **_counts_dict(c), "review": self.review[s.key].as_dict()}
                          for s, c in self.sections],
-            "total": {"documents": len(self.documents), **_counts_dict(self.total),
-                      "reviewed": self.total_reviewed,
-                      "percent_reviewed": _pct(self.total_reviewed, self.total.translated)},
+            "total": {"documents": len(self.documents), "listed": self.filtered or None,
+                      **_counts_dict(self.total), "review": self.total_review.as_dict()},
+            "review_levels": {level.key: {"label": level.label, "label_en": level.label_en}
+                              for level in reversed(review_mod.Level)},
         }
 
 
@@ -148,19 +142,19 @@ def collect(locale_dir: Path | None = None, language: str = "ko", *,
         assignments_path or assignments_mod.default_path(locale_dir, language), documents)
     reviews = review_mod.reviews_dir(locale_dir, language)
     result = [DocumentStats(doc, sections.section_of(doc.docname), counts,
-                            table.for_docname(doc.docname), _review_of(doc, reviews))
+                            table.for_docname(doc.docname), _review_of(doc, counts, reviews))
               for doc, counts in scanned]
     result.sort(key=lambda d: (sections.order_of(d.section), d.docname))
     return result
 
 
-def _review_of(doc: Document, reviews: Path) -> review_mod.ReviewCounts | None:
+def _review_of(doc: Document, counts: Counts, reviews: Path) -> review_mod.ReviewCounts:
     """Review counts of a document; only catalogs with a records file are parsed."""
     path = review_mod.records_path(reviews, doc.docname)
     if not path.is_file():
-        return None
+        return review_mod.ReviewCounts(counts.translated)   # every translated one not reviewed
     records = review_mod.load_records(path)
-    return review_mod.summarise(review_mod.items_of(catalogs.load(doc.catalog), records))
+    return review_mod.summarise(review_mod.read_items(doc.catalog, records))
 
 
 def document_stats(locale_dir: Path | None = None, language: str = "ko", *,
@@ -189,11 +183,13 @@ SORT_KEYS = {
 
 def select(items: list[DocumentStats], *, todo: bool = False, available: bool = False,
            section: sections.Section | None = None, assignee: str | None = None,
-           sort: str = "section") -> list[DocumentStats]:
+           sort: str = "section", docnames: set[str] | None = None) -> list[DocumentStats]:
     """Filter and sort documents as ``jaxko stats`` options ask."""
     chosen = []
     wanted = assignee.casefold() if assignee else None
     for item in items:
+        if docnames is not None and item.docname not in docnames:
+            continue
         if (todo or available) and item.counts.complete:
             continue
         if available and item.assignment is not None:
@@ -207,8 +203,8 @@ def select(items: list[DocumentStats], *, todo: bool = False, available: bool = 
     return sorted(chosen, key=SORT_KEYS[sort])
 
 
-def report(items: list[DocumentStats]) -> Report:
-    return Report(items, root=paths.repo_root())
+def report(items: list[DocumentStats], filtered: str = "") -> Report:
+    return Report(items, root=paths.repo_root(), filtered=filtered)
 
 
 # --------------------------------------------------------------------------- output
@@ -238,10 +234,11 @@ def format_text(rep: Report) -> str:
     lines: list[str] = []
     width = max((len(d.document.source) for d in rep.documents), default=10)
     for section, counts in rep.sections:
+        review = rep.review[section.key]
         lines.append(f"# {section.title} ({section.title_ko}): {counts.percent:.0f}% "
                      f"({counts.translated}/{counts.messages} messages, "
-                     f"{counts.percent_words:.0f}% of {counts.words} words), reviewed "
-                     f"{_pct(rep.reviewed.get(section.key, 0), counts.translated):.0f}%")
+                     f"{counts.percent_words:.0f}% of {counts.words} words); of the translated, "
+                     f"{_levels_text(review)}")
         for item in rep.documents:
             if item.section.key != section.key:
                 continue
@@ -250,24 +247,45 @@ def format_text(rep: Report) -> str:
             lines.append(f"  {item.document.source:<{width}}  {_bar(c.percent)} "
                          f"{c.percent:5.1f}%  {c.translated:>4}/{c.messages:<4} {fuzzy:<9} "
                          f"{c.words - c.words_translated:>6} words left  "
-                         f"reviewed {item.percent_reviewed:5.1f}%  {_who(item)}".rstrip())
+                         f"person {item.review.percent(review_mod.Level.PERSON):5.1f}%  "
+                         f"AI only {item.review.percent(review_mod.Level.AI_PASS):5.1f}%  "
+                         f"{_who(item)}".rstrip())
         lines.append("")
     t = rep.total
-    lines.append(f"Total: {len(rep.documents)} documents, {t.translated}/{t.messages} messages "
+    r = rep.total_review
+    lines.append(f"{_total_label(rep)}: {t.translated}/{t.messages} messages "
                  f"translated ({t.percent:.1f}%), {t.fuzzy} fuzzy, {t.untranslated} untranslated; "
                  f"{t.words_translated}/{t.words} words ({t.percent_words:.1f}%)")
-    lines.append(f"Reviewed: {rep.total_reviewed}/{t.translated} translated messages "
-                 f"({_pct(rep.total_reviewed, t.translated):.1f}%) have a current review record")
+    lines.append(f"Review of the {r.translated} translated messages: "
+                 + ", ".join(f"{r.count(level)} {level.label_en} ({r.percent(level):.1f}%)"
+                             for level in reversed(review_mod.Level)))
     lines.append(f"Prose: {t.translated_prose}/{t.messages} translated messages whose Korean "
                  f"differs from the English ({t.percent_prose:.1f}%); {t.translated_copied} "
                  f"copied unchanged (code blocks, names)")
     return "\n".join(lines)
 
 
+def _total_label(rep: Report) -> str:
+    """Totals say what they total: every document, or the ones the options listed."""
+    n = len(rep.documents)
+    noun = "document" if n == 1 else "documents"
+    if rep.filtered:
+        return f"Total of the {n} {noun} listed ({rep.filtered})"
+    return f"Total of all {n} {noun}"
+
+
+def _levels_text(review: review_mod.ReviewCounts) -> str:
+    """``person 0%, AI pass only 100%, not reviewed 0%`` (of the translated messages)."""
+    return ", ".join(f"{level.label_en} {review.percent(level):.0f}%"
+                     for level in reversed(review_mod.Level))
+
+
 def format_markdown(rep: Report) -> str:
     """Markdown tables for a pull request or an issue comment."""
-    lines = ["| 섹션 | 문서 | 번역 | 퍼지 | 미번역 | 진행률 | 검수율 | 역자 | 검수 | 상태 |",
-             "|---|---|---:|---:|---:|---:|---:|---|---|---|"]
+    person, ai = review_mod.Level.PERSON, review_mod.Level.AI_PASS
+    lines = [f"| 섹션 | 문서 | 번역 | 퍼지 | 미번역 | 진행률 | {person.label} | {ai.label} | 역자 | "
+             "검수 | 상태 |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for section, _counts in rep.sections:
         for item in rep.documents:
             if item.section.key != section.key:
@@ -276,12 +294,18 @@ def format_markdown(rep: Report) -> str:
             status = assignments_mod.STATUS_KO.get(item.status or "", "")
             lines.append(f"| {section.title_ko} | `{item.document.source}` | {c.translated} | "
                          f"{c.fuzzy} | {c.untranslated} | {c.percent:.1f}% | "
-                         f"{item.percent_reviewed:.1f}% | "
+                         f"{item.review.percent(person):.1f}% | {item.review.percent(ai):.1f}% | "
                          f"{', '.join(item.translators)} | {', '.join(item.reviewers)} | {status} |")
     t = rep.total
+    r = rep.total_review
+    scope = (f"목록의 문서 {len(rep.documents)}개: {rep.filtered}" if rep.filtered
+             else f"문서 {len(rep.documents)}개")
     lines.append("")
-    lines.append(f"**합계**: 문서 {len(rep.documents)}개, 메시지 {t.translated}/{t.messages} "
+    lines.append(f"**합계**({scope}): 메시지 {t.translated}/{t.messages} "
                  f"번역 ({t.percent:.1f}%), 퍼지 {t.fuzzy}, 미번역 {t.untranslated}")
+    lines.append(f"**검수**: 번역된 메시지 {r.translated}개 중 "
+                 + ", ".join(f"{level.label} {r.count(level)}개 ({r.percent(level):.1f}%)"
+                             for level in reversed(review_mod.Level)))
     lines.append(f"**한국어 문장**: 영어와 다른 번역 {t.translated_prose}개 "
                  f"({t.percent_prose:.1f}%), 그대로 옮긴 코드·이름 {t.translated_copied}개")
     return "\n".join(lines)

@@ -1,0 +1,368 @@
+"""What a pull request does to the review records (``jaxko review voided --since REV``).
+
+Two things, both against the base revision ``REV``:
+
+* approvals it voids: a message whose review level was higher at ``REV`` than now
+  (its msgstr edited, or its msgid changed upstream; the previous msgctxt and msgid of
+  ``#|`` name the message it was). These are warnings: the message is simply back in
+  the queue.
+* records that cannot stand (exit 1): a person's record (``person``, ``self``) added or
+  changed by someone other than its reviewer; a record whose ``msgstr_hash`` is not the
+  hash of its own ``msgstr`` (above all one whose hash is that of the present msgstr
+  while its text is other Korean: it would show words nobody read as reviewed); a record
+  that was removed (records are history).
+
+Who added a record: the authors of the commits since ``REV`` that wrote its lines
+(``git blame``; lines not committed yet are the local git user's), or, when given,
+the pull request's author (``--author``, which CI takes from GitHub: git's author
+fields can be set to anything). ``locale/<lang>/reviewers.yaml`` as it is at ``REV``
+(a pull request cannot widen it for itself) lists, per reviewer, the other names that
+may add that reviewer's records (GitHub logins, git author names or e-mails).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import yaml
+
+from jaxko.errors import UserError
+from jaxko.workflow import review
+from jaxko.workflow.documents import Document
+from jaxko.workflow.review import Kind, Record, Records
+
+ALLOWLIST_NAME = "reviewers.yaml"
+
+
+@dataclass(frozen=True)
+class Voided:
+    """An approval that was current at the base revision and is not any more."""
+
+    docname: str
+    catalog: Path
+    line: int
+    key: str
+    msgid: str
+    state: str
+    record: Record
+
+
+@dataclass(frozen=True)
+class Forged:
+    """A record the change added, altered or removed that cannot stand."""
+
+    path: Path          # the records file
+    line: int           # the record's line (removed: its line at the base revision)
+    key: str
+    kind: Kind
+    reviewer: str
+    reason: str         # `what is wrong; what to do`
+
+
+@dataclass(frozen=True)
+class Audit:
+    voided: list[Voided]
+    summary: dict[str, review.ReviewCounts]
+    forged: list[Forged] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.forged else 0
+
+
+def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                              timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise UserError(f"git failed: {err}") from None
+
+
+def _show(root: Path, revision: str, path: Path) -> str | None:
+    """A file's text at ``revision``; None where it did not exist."""
+    relative = path.resolve().relative_to(root).as_posix()
+    out = _git(["show", f"{revision}:{relative}"], root)
+    return out.stdout if out.returncode == 0 else None
+
+
+def identities(text: str) -> set[str]:
+    """The names a git author or GitHub login goes by, case-folded: ``Name``,
+    ``name@example.com``, its local part, and the login of a GitHub no-reply address
+    (``123+login@users.noreply.github.com``)."""
+    text = text.strip().strip("<>").strip()
+    if not text:
+        return set()
+    found = {text.casefold()}
+    if "@" in text:
+        local = text.split("@", 1)[0]
+        found.add(local.casefold())
+        found.add(re.sub(r"^\d+\+", "", local).casefold())
+    return found
+
+
+def load_allowlist(text: str | None, path: Path) -> dict[str, set[str]]:
+    """``reviewer: [name, ...]``: who else may add a reviewer's records, case-folded."""
+    if not text:
+        return {}
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        raise UserError("not valid YAML; fix the reviewers list", path,
+                        mark.line + 1 if mark else None) from None
+    if not isinstance(data, dict):
+        raise UserError("expected `reviewer: [GitHub login or git author, ...]` entries", path, 1)
+    allow: dict[str, set[str]] = {}
+    for reviewer, names in data.items():
+        names = [names] if isinstance(names, str) else names
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise UserError(f"reviewer {reviewer!r}: expected a list of GitHub logins or git "
+                            "authors", path, _line_of(text, str(reviewer)))
+        allow[str(reviewer).casefold()] = set().union(*(identities(n) for n in names)) \
+            if names else set()
+    return allow
+
+
+def _line_of(text: str, key: str) -> int | None:
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith(key + ":") or line.startswith(f'"{key}":'):
+            return number
+    return None
+
+
+@dataclass
+class _Blame:
+    """Authors of each line of a file, written since a revision (git blame)."""
+
+    lines: dict[int, set[str]]        # line -> identities of the commit that wrote it
+
+    @classmethod
+    def of(cls, root: Path, revision: str, path: Path) -> "_Blame":
+        relative = path.resolve().relative_to(root).as_posix()
+        local = set()
+        for key in ("user.name", "user.email"):
+            value = _git(["config", key], root).stdout.strip()
+            local |= identities(value)
+        out = _git(["blame", "--porcelain", f"{revision}..", "--", relative], root)
+        if out.returncode != 0:   # a file git does not know yet: written here, by this user
+            tracked = _git(["ls-files", "--error-unmatch", "--", relative], root)
+            if tracked.returncode != 0:
+                total = path.read_text(encoding="utf-8").count("\n") + 1
+                return cls({n: set(local) for n in range(1, total + 1)})
+            return cls({})
+        commits: dict[str, dict] = {}
+        lines: dict[int, set[str]] = {}
+        current = None
+        final_line = 0
+        for raw in out.stdout.split("\n"):
+            if raw.startswith("\t"):
+                info = commits[current]
+                if not info.get("boundary"):
+                    if set(current) == {"0"}:
+                        lines[final_line] = set(local)
+                    else:
+                        lines[final_line] = identities(info.get("author", "")) | \
+                            identities(info.get("author-mail", ""))
+                continue
+            parts = raw.split(" ")
+            if len(parts) >= 3 and re.fullmatch(r"[0-9a-f]{40}", parts[0]):
+                current = parts[0]
+                final_line = int(parts[2])
+                commits.setdefault(current, {})
+            elif current is not None and parts[0] in ("author", "author-mail"):
+                commits[current][parts[0]] = raw.split(" ", 1)[1] if " " in raw else ""
+            elif current is not None and parts[0] == "boundary":
+                commits[current]["boundary"] = True
+        return cls(lines)
+
+    def authors(self, first: int, last: int) -> set[str]:
+        found: set[str] = set()
+        for number in range(first, last + 1):
+            found |= self.lines.get(number, set())
+        return found
+
+
+def _spans(records: Records, path: Path) -> dict[tuple[str, Kind], tuple[int, int]]:
+    """Each record's lines in its file: from its line to the line before the next."""
+    starts = sorted((r.line, (r.key, r.kind)) for r in records)
+    total = path.read_text(encoding="utf-8").count("\n") + 1 if path.is_file() else 0
+    spans = {}
+    for index, (line, ident) in enumerate(starts):
+        end = starts[index + 1][0] - 1 if index + 1 < len(starts) else total
+        spans[ident] = (line, end)
+    return spans
+
+
+def _hash_problem(record: Record, items: dict[str, review.Item]) -> str | None:
+    texts = [(record.msgstr_hash, record.msgstr)] + [(p.msgstr_hash, p.msgstr)
+                                                      for p in record.history]
+    for stored_hash, stored in texts:
+        if review.text_hash(stored) == stored_hash:
+            continue
+        item = items.get(record.key)
+        if item is not None and stored_hash == review.text_hash(item.msgstr):
+            return ("its msgstr_hash is that of the present msgstr but its msgstr is other "
+                    "Korean, so it would show words nobody read as reviewed; record reviews "
+                    "with `jaxko review approve`, never by hand")
+        return ("its msgstr_hash is not the hash of its msgstr; record reviews with "
+                "`jaxko review approve`, never by hand")
+    return None
+
+
+def audit(revision: str, documents: dict[str, Document], reviews: Path, *,
+          authors: list[str] | None = None) -> Audit:
+    """Approvals voided since ``revision``, review counts of the documents touched, and
+    the records that cannot stand (see the module docstring)."""
+    if not documents:
+        return Audit([], {})
+    probe = next(iter(documents.values())).catalog.parent
+    top = _git(["rev-parse", "--show-toplevel"], probe)
+    if top.returncode != 0:
+        raise UserError("not in a git repository; --since needs one", probe)
+    root = Path(top.stdout.strip()).resolve()
+    diff = _git(["diff", "--name-only", revision, "--"], root)
+    if diff.returncode != 0:
+        raise UserError(f"unknown revision {revision!r}; fetch it or pass another --since")
+    untracked = _git(["ls-files", "--others", "--exclude-standard"], root)
+    changed = {(root / name).resolve()
+               for name in diff.stdout.split("\n") + untracked.stdout.split("\n") if name}
+    allow_path = reviews.parent / ALLOWLIST_NAME
+    try:
+        allow_text = _show(root, revision, allow_path)
+    except ValueError:
+        allow_text = None
+    allowlist = load_allowlist(allow_text, allow_path)
+    given = set().union(*(identities(a) for a in authors)) if authors else None
+    voided: list[Voided] = []
+    forged: list[Forged] = []
+    summary: dict[str, review.ReviewCounts] = {}
+    for docname in sorted(documents):
+        doc = documents[docname]
+        records_file = review.records_path(reviews, docname)
+        if doc.catalog.resolve() not in changed and records_file.resolve() not in changed:
+            continue
+        now_records = review.load_records(records_file)
+        now = review.read_items(doc.catalog, now_records)
+        summary[docname] = review.summarise(now)
+        then_text = _show(root, revision, records_file)
+        then_records = review.parse_records(then_text, f"{revision}:{records_file}") \
+            if then_text is not None else Records()
+        old_catalog = _show(root, revision, doc.catalog)
+        if old_catalog is not None:
+            old = {i.key: i for i in review.read_items(doc.catalog, then_records,
+                                                        text=old_catalog)}
+            for item in now:
+                before = old.get(item.key)
+                if before is None and item.previous_key is not None:
+                    before = old.get(item.previous_key)   # the msgid (and msgctxt) it had
+                if before is None or before.level <= item.level:
+                    continue
+                record = before.approval(Kind.PERSON, Kind.SELF, Kind.AI_PASS)
+                voided.append(Voided(docname, doc.catalog, item.line, item.key, item.msgid,
+                                     item.state(), record))
+        forged += _records_problems(root, revision, records_file, now_records, then_records,
+                                    {i.key: i for i in now}, allowlist, given)
+    return Audit(voided, summary, forged)
+
+
+def _records_problems(root: Path, revision: str, path: Path, now: Records, then: Records,
+                      items: dict[str, review.Item], allowlist: dict[str, set[str]],
+                      given: set[str] | None) -> list[Forged]:
+    found = []
+    blame = None
+    spans = _spans(now, path)
+    for record in now:
+        problem = _hash_problem(record, items)
+        if problem is not None:
+            found.append(Forged(path, record.line, record.key, record.kind, record.reviewer,
+                                f"{record.kind.value} record by {record.reviewer}: {problem}"))
+            continue
+        if record.kind is Kind.AI_PASS or then.get(record.key, record.kind) == record:
+            continue
+        if given is not None:
+            by = given
+        else:
+            if blame is None:
+                blame = _Blame.of(root, revision, path)
+            by = blame.authors(*spans[(record.key, record.kind)])
+        accepted = identities(record.reviewer) | allowlist.get(record.reviewer.casefold(), set())
+        if by & accepted:
+            continue
+        who = ", ".join(sorted(by)) or "someone else"
+        found.append(Forged(
+            path, record.line, record.key, record.kind, record.reviewer,
+            f"{record.kind.value} record by {record.reviewer} was added by {who}, not by "
+            f"{record.reviewer}; a person's review is recorded by that person, or list who "
+            f"may add {record.reviewer}'s records in {path.parent.parent / ALLOWLIST_NAME}"))
+    order = [(r.key, list(Kind).index(r.kind), r.line) for r in now]
+    for record in then:
+        if now.get(record.key, record.kind) is None:
+            here = (record.key, list(Kind).index(record.kind))
+            after = [line for key, kind, line in order if (key, kind) > here]
+            line = min(after) if after else max((r.line for r in now), default=1)
+            found.append(Forged(
+                path, line, record.key, record.kind, record.reviewer,
+                f"{record.kind.value} record by {record.reviewer} for message {record.key} was "
+                f"removed (it was on line {record.line} at {revision}); records are the "
+                "review history: restore it"))
+    return found
+
+
+# --------------------------------------------------------------------------- history
+
+
+def recover_history(records_file: Path) -> tuple[Records, int]:
+    """The records of ``records_file`` with the verdicts git history shows they replaced.
+
+    Records written before records kept a history (a rejection later overwritten by the
+    approval of the fixed text) lost it from the file, not from git: each commit that
+    changed the file is compared with its parent, and a record it replaced (same message
+    and kind, another verdict or text) goes back into the newer record's history, in
+    the order it was replaced. Returns the records and how many verdicts were restored;
+    nothing else in a record changes, and a second run restores nothing.
+    """
+    current = review.load_records(records_file)
+    folder = records_file.parent
+    top = _git(["rev-parse", "--show-toplevel"], folder)
+    if top.returncode != 0:
+        raise UserError("not in a git repository; the history is read from git", records_file)
+    root = Path(top.stdout.strip()).resolve()
+    relative = records_file.resolve().relative_to(root).as_posix()
+    log = _git(["log", "--no-merges", "--reverse", "--format=%H", "--", relative], root)
+    restored: dict[tuple[str, Kind], list[review.Past]] = {}
+    for commit in log.stdout.split():
+        after = _show_records(root, commit, relative)
+        before = _show_records(root, f"{commit}^", relative)
+        for record in after:
+            old = before.get(record.key, record.kind)
+            if old is None or _verdict(old) == _verdict(record):
+                continue
+            for past in (*old.history, old.as_past()):
+                found = restored.setdefault((record.key, record.kind), [])
+                if past not in found:
+                    found.append(past)
+    count = 0
+    result = Records()
+    for record in current:
+        missing = [p for p in restored.get((record.key, record.kind), ())
+                   if p not in record.history and p != record.as_past()]
+        if missing:
+            count += len(missing)
+            record = replace(record, history=tuple(missing) + record.history)
+        result.put(record)
+    return result, count
+
+
+def _verdict(record: Record) -> tuple:
+    return (record.msgstr_hash, record.msgstr, record.reviewer, record.date, record.verdict,
+            record.note)
+
+
+def _show_records(root: Path, revision: str, relative: str) -> Records:
+    out = _git(["show", f"{revision}:{relative}"], root)
+    if out.returncode != 0:
+        return Records()
+    return review.parse_records(out.stdout, f"{revision}:{relative}")
