@@ -55,6 +55,7 @@ test: setup  ## the whole test suite
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q
 
 bench: setup upstream  ## run the benchmarks, printing figures for BENCHMARKS.md
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 
 clean:  ## remove build outputs and the check cache (keeps .venv)

@@ -18,7 +18,12 @@ machine's speed cancels out.
   be the same with `--no-prefilter` (every rule on every message);
 * the real catalog (python-docs-ko, `$JAXKO_BENCH_REAL`, default
   /work/precision-data/pyko, with the glossary derived from it) when it is there;
-* where the time goes: each stage of a catalog's check, one process.
+* where the time goes: each stage of a catalog's check, one process;
+* ``--peers``: jaxko check, sphinx-lint, pofilter and polib's parse as command lines on
+  the same corpus (python-docs-ko when it is there, else the synthetic set), in rounds,
+  with the ratios taken within each round (sphinx-lint and pofilter come from the
+  ``bench`` extra: ``pip install -e '.[bench]'``); ``--baseline=DIR`` adds another
+  checkout's ``jaxko check`` (the code before a change) to the same rounds.
 """
 
 from __future__ import annotations
@@ -213,6 +218,70 @@ def measure(label: str, catalogs: Path, glossary: Path, empty: Path) -> list[str
     return rows
 
 
+PEERS_POLIB = ("import pathlib, sys, polib\n"
+               "for path in sorted(pathlib.Path(sys.argv[1]).rglob('*.po')):\n"
+               "    polib.pofile(str(path))\n")
+
+
+def peer_commands(corpus: Path, glossary: Path, empty: Path, scratch: Path) -> dict[str, list[str]]:
+    """The four command lines compared on one corpus, each cold and whole (interpreter
+    start-up included), each with its own default parallelism on this machine."""
+    bin_ = ROOT / ".venv" / "bin"
+    return {
+        "polib parse (every file, one process)": [sys.executable, "-c", PEERS_POLIB, str(corpus)],
+        "sphinx-lint (syntax only)": [str(bin_ / "sphinx-lint"), str(corpus)],
+        "pofilter (translate-toolkit, all its checks)": [
+            str(bin_ / "pofilter"), "--progress=none", str(corpus), str(scratch / "pofilter")],
+        "`jaxko check --no-cache` (all rules)": [
+            str(bin_ / "jaxko"), "check", "--no-cache", "--syntax", "rst", "--glossary",
+            str(glossary), "--source-dir", str(empty), "--format", "json", str(corpus)],
+    }
+
+
+def peers(corpus: Path, glossary: Path, empty: Path, rounds: int = 3,
+          baseline: Path | None = None) -> list[str]:
+    """jaxko check, sphinx-lint, pofilter and polib's parse on the same files in the same
+    run: each round runs all four in turn (a different order each round) and the
+    ratios are taken within the round, so a machine whose speed drifts (shared cores)
+    moves numerator and denominator together."""
+    import resource
+    import statistics
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="jaxko-peers-") as tmp:
+        commands = peer_commands(corpus, glossary, empty, Path(tmp))
+        if baseline is not None:  # another checkout's jaxko check (before a change), same run
+            jaxko_args = commands["`jaxko check --no-cache` (all rules)"][1:]
+            commands[f"`jaxko check` of {baseline}"] = [
+                "env", f"PYTHONPATH={baseline / 'tools'}", sys.executable, "-m", "jaxko", *jaxko_args]
+        names = list(commands)
+        wall: dict[str, list[float]] = {name: [] for name in names}
+        cpu: dict[str, list[float]] = {name: [] for name in names}
+        for number in range(rounds):
+            order = names[number % len(names):] + names[:number % len(names)]
+            for name in order:
+                shutil.rmtree(Path(tmp) / "pofilter", ignore_errors=True)
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
+                subprocess.run(commands[name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                wall[name].append(time.perf_counter() - start)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    jaxko, lint, polib_ = names[3], names[1], names[0]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    rows = ["| command | wall s (median) | wall s (min–max) | CPU s (median) |", "|---|---:|---:|---:|"]
+    for name in names:
+        rows.append(f"| {name} | {statistics.median(wall[name]):.2f} | {min(wall[name]):.2f}–"
+                    f"{max(wall[name]):.2f} | {statistics.median(cpu[name]):.2f} |")
+    for other, goal in ((lint, 1.0), (polib_, 1.5)):
+        ratios = [a / b for a, b in zip(wall[jaxko], wall[other])]
+        rows.append(f"\n`jaxko check` ÷ {other.split(' (')[0]}, wall, within each round: "
+                    f"median {statistics.median(ratios):.2f}× (rounds: "
+                    + ", ".join(f"{r:.2f}" for r in ratios) + f"); goal ≤ {goal}×")
+    rows.append(f"\n{rounds} rounds, {os.cpu_count()} CPUs, load average {load} after the run.")
+    return rows
+
+
 def main() -> int:
     rng = random.Random(SEED)
     terms_300 = make_terms(rng, 3000)[:300]
@@ -222,6 +291,17 @@ def main() -> int:
     write_glossary(BENCH / "glossary-300.yaml", terms_300)
     empty = BENCH / "no-sources"
     empty.mkdir(exist_ok=True)
+    real = Path(os.environ.get("JAXKO_BENCH_REAL", "/work/precision-data/pyko"))
+    real_glossary = Path(os.environ.get("JAXKO_BENCH_REAL_GLOSSARY",
+                                        ROOT / "benchmarks" / "precision" / "pyko-glossary.yaml"))
+    if "--peers" in sys.argv:  # the four checkers side by side (BENCHMARKS.md)
+        corpus = real if real.is_dir() else catalogs
+        label = "python-docs-ko" if real.is_dir() else "the synthetic set (python-docs-ko is not here)"
+        glossary = real_glossary if real.is_dir() else BENCH / "glossary-300.yaml"
+        print(f"Peers on {label} ({corpus}):\n")
+        baseline = next((Path(a.split("=", 1)[1]) for a in sys.argv if a.startswith("--baseline=")), None)
+        print("\n".join(peers(corpus, glossary, empty, baseline=baseline)))
+        return 0
     if "--quick" in sys.argv:  # one timing of the check only (while optimising)
         files = sorted(catalogs.rglob("*.po"))
         polib_time = best(lambda: [polib.pofile(str(f)) for f in files], 1)
@@ -234,9 +314,6 @@ def main() -> int:
     rows = ["## jaxko check\n",
             "Command: `.venv/bin/python benchmarks/bench_check.py` (best of 2 runs each); "
             f"load average {load} before the run. Pure Python (no compiled extension)."]
-    real = Path(os.environ.get("JAXKO_BENCH_REAL", "/work/precision-data/pyko"))
-    real_glossary = Path(os.environ.get("JAXKO_BENCH_REAL_GLOSSARY",
-                                        ROOT / "benchmarks" / "precision" / "pyko-glossary.yaml"))
     if real.is_dir() and real_glossary.is_file():
         rows += measure(f"Real catalog: python-docs-ko ({real}), glossary {real_glossary.name}",
                         real, real_glossary, empty)
@@ -258,7 +335,8 @@ def stage_costs(files: list[Path], sources: Path):
 
     from jaxko import glossary
     from jaxko.check import cache, pofile
-    from jaxko.check.runner import Checker, Record, checkable, is_suppressed, stable_hash
+    from jaxko.check.registry import Record, stable_hash
+    from jaxko.check.runner import Checker, checkable
 
     checker = Checker(Options(source_dir=sources), glossary.load(BENCH / "glossary-300.yaml"))
     names = ["read the file, SHA-1 for the cache", "parse the catalog (pofile, with the verdict)",
@@ -279,7 +357,7 @@ def stage_costs(files: list[Path], sources: Path):
         checker.check(messages)
         marks.append(time.perf_counter())
         [Record(stable_hash(m.msgid), stable_hash(m.msgstr), m.path, m.line,
-                is_suppressed(m.ignored, "consistency.translation")) for m in messages]
+                tuple(sorted(m.ignored))) for m in messages]
         marks.append(time.perf_counter())
         for i in range(len(names)):
             spent[i] += marks[i + 1] - marks[i]

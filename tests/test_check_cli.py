@@ -52,9 +52,10 @@ def test_json_format(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     finding = data["findings"][0]
     assert set(finding) == {"path", "line", "rule", "severity", "message", "msgid", "msgctxt",
-                            "msgstr", "suggestion"}
+                            "msgstr", "suggestion", "fix"}
     assert (finding["line"], finding["rule"], finding["msgid"], finding["suggestion"]) == (
         7, "particle.agreement", "Use the array.", "배열을")
+    assert finding["fix"] == [[2, 3, "을"]]  # the edit of the msgstr, as data
     assert data["summary"]["errors"] == 1 and data["summary"]["rules"] == {"particle.agreement": 1}
 
 

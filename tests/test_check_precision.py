@@ -37,6 +37,10 @@ terms:
   - en: given
     ko: 주어진
     pos: adjective
+  - en: enemy
+    ko: 적
+  - en: column
+    ko: 열
 """
 
 
@@ -388,3 +392,48 @@ def test_a_translated_role_name_is_one_finding(tmp_path):
     found = check(tmp_path, [(":setting:`CACHES`", ":설정:`CACHES`")], "markup.role")
     assert [f.message for f in found] == [
         "role name `설정` is translated: role names stay as in the msgid"]
+
+
+# The Godot catalog (issue 30): Sphinx's roles are no parse error.
+
+
+def test_sphinx_roles_the_msgid_also_uses_parse_clean(tmp_path):
+    """syntax.parse knows Sphinx's roles and directives and the msgid's own: one more
+    use of a role than the msgid has is no "Unknown interpreted text role"."""
+    clean = [
+        ("Press :kbd:`Ctrl` to copy.", ":kbd:`Ctrl`\\ 을 누르면 복사합니다. :kbd:`Ctrl`\\ 은 왼쪽에 있습니다."),
+        ("See :ref:`doc_intro`.", ":ref:`doc_intro`\\ 를 보세요. :ref:`소개 <doc_intro>`\\ 도 보세요."),
+        ("Fixed in :jax-issue:`123`.", ":jax-issue:`123`\\ 에서 고쳤습니다(:jax-issue:`123`)."),
+        ("Use :py:func:`jax.jit`.", ":py:func:`jax.jit`\\ 을 쓰고 :menuselection:`파일 --> 저장`\\ 을 누릅니다."),
+        (".. versionadded:: 0.4\n\n   The *new* API.", ".. versionadded:: 0.4\n\n   *새* API와 :term:`pytree`."),
+    ]
+    assert check(tmp_path / "clean", clean, "syntax.parse") == []
+
+
+def test_a_real_rest_error_is_still_a_parse_finding(tmp_path):
+    planted = [
+        ("Press :kbd:`Ctrl`.", ":kbd:`Ctrl`\\ 을 *꼭 누르세요."),                     # unclosed emphasis
+        ("See :ref:`intro`.", ":ref:`intro`\\ 와 :참조:`intro`\\ 를 보세요."),          # a role nobody has
+        ("Read the notes.", "*노트*\\ 를 읽으세요.\n\n.. nodirective:: x"),          # a directive nobody has
+    ]
+    found = check(tmp_path / "planted", planted, "syntax.parse")
+    assert [f.message for f in found] == [
+        "reST: (WARNING/2) Inline emphasis start-string without end-string.",
+        'reST: (ERROR/3) Unknown interpreted text role "참조".',
+        'reST: (ERROR/3) Unknown directive type "nodirective".',
+    ]
+
+
+def test_a_one_syllable_rendering_inside_another_word_is_no_match(tmp_path):
+    """적 (enemy) in 적고, 적는, 적다 (the verb 적다, to write) and 열 (column) in 열면
+    (to open) are syllables of other words; 적를 and 열으로 are the renderings with a
+    particle that does not agree."""
+    clean = [("Write the enemy down.", "적고 나서 적는 사람이 적다고 합니다."),
+             ("Open the column.", "열면 보입니다. 수열이다."),
+             ("The enemy and the column.", "적을 보고 열로 갑니다.")]
+    assert check(tmp_path / "clean", clean, "particle.agreement") == []
+    planted = [("The enemy.", "적를 봅니다."), ("The column.", "열으로 갑니다.")]
+    found = check(tmp_path / "planted", planted, "particle.agreement")
+    assert [f.message for f in found] == [
+        "`적를`: after `적` the particle is `을`, not `를`",
+        "`열으로`: after `열` the particle is `로`, not `으로`"]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxko.check.examples import run_example
-from jaxko.check.registry import RULES, rule
+from jaxko.check.examples import fix_example, run_example
+from jaxko.check.registry import FAMILIES, RULES, rule
 from jaxko.check.runner import load_rules_modules
 
 load_rules_modules()
@@ -21,7 +21,12 @@ def test_bad_example_fires(name):
     examples = rule_.examples("Bad")
     assert examples, f"{name} has no Bad:: example"
     for example in examples:
-        assert run_example(rule_, example), f"{name}: Bad example found nothing: {example}"
+        # The exact findings, as sphinx-lint's expectation lines: the rule, each message,
+        # how many.
+        assert "expect" in example, f"{name}: a Bad example needs `expect:` (its messages)"
+        found = run_example(rule_, example)
+        assert {f.rule for f in found} <= {name}
+        assert [f.message for f in found] == example["expect"], f"{name}: {example}"
 
 
 @pytest.mark.parametrize("name", sorted(RULES))
@@ -33,10 +38,94 @@ def test_good_example_stays_clean(name):
         assert run_example(rule_, example) == [], f"{name}: Good example has findings"
 
 
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_a_fix_turns_bad_into_good(name):
+    """A rule that fixes: its Bad example, fixed, is its Good example (the fix's expected
+    output); with fix="always", every Bad example is fixed. A rule that never fixes
+    changes nothing."""
+    rule_ = RULES[name]
+    goods = {(str(entry.get("location", "example.md:1")), str(entry["msgid"])): str(entry["msgstr"])
+             for example in rule_.examples("Good") for entry in example.get("entries", [example])}
+    fixed_any = False
+    for example in rule_.examples("Bad"):
+        changed = fix_example(rule_, example)
+        if not rule_.fixable:
+            assert changed == {}, f"{name} declares fix='never' and changed {changed}"
+            continue
+        if rule_.fix == "always":
+            assert changed, f"{name} declares fix='always' and did not fix {example}"
+        for key, msgstr in changed.items():
+            assert key in goods, f"{name}: no Good example for the fixed {key}"
+            assert msgstr == goods[key], f"{name}: Bad fixed to {msgstr!r}, Good is {goods[key]!r}"
+            fixed_any = True
+    if rule_.fixable:
+        assert fixed_any, f"{name} declares a fix and fixes none of its Bad examples"
+
+
 def test_families_cover_the_issues():
     families = {r.family for r in RULES.values()}
     assert {"glossary", "particle", "markup", "safety", "code", "consistency", "leftover",
             "syntax"} <= families
+
+
+def test_safety_and_project_rules_cannot_declare_a_fix():
+    with pytest.raises(ValueError, match="never fix"):
+        rule("safety.fixes-a-refusal", fix="always")
+    with pytest.raises(ValueError, match="never fix"):
+        rule("consistency.fixes", scope="project", fix="sometimes")
+    with pytest.raises(ValueError, match="fix of"):
+        rule("markup.maybe", fix="perhaps")
+    assert all(not r.fixable for r in RULES.values() if r.family == "safety" or r.scope == "project")
+
+
+def test_a_rule_declares_its_explanation_and_family():
+    doc = """Something.
+
+    Bad::
+
+        msgid: a
+        msgstr: b
+
+    Good::
+
+        msgid: a
+        msgstr: a
+    """
+
+    def undeclared(message, context):
+        yield from ()
+    undeclared.__doc__ = doc
+    with pytest.raises(ValueError, match="Korean explanation"):
+        rule("markup.no-explanation")(undeclared)
+    with pytest.raises(ValueError, match="declare its family"):
+        rule("nofamily.rule", explanation="설명")(undeclared)
+    assert all(r.explanation and r.family in FAMILIES for r in RULES.values())
+
+
+def test_the_markup_language_test_is_metadata():
+    """The three safety rules that read only markup code blocks say so in their
+    declaration; the runner applies it (a Python block with `.. raw::` in a string is
+    code.tokens' to judge)."""
+    from jaxko.check.safety import MARKUP_LANGUAGES
+
+    declared = {name for name, r in RULES.items() if r.code_languages == MARKUP_LANGUAGES}
+    assert declared == {"safety.raw", "safety.file", "safety.directive"}
+
+    from jaxko import glossary
+    from jaxko.check.message import CODE, Message
+    from jaxko.check.runner import Checker, Options
+
+    checker = Checker(Options(source_dir=GUIDE.parent / "no-such-folder",
+                              select=["safety.raw", "safety.directive"]), glossary.Glossary())
+    msgid = "x = 1\n"
+    msgstr = "x = 1\n.. raw:: html\n"
+
+    def fired(language):
+        message = Message("x.po", 3, msgid, msgstr, syntax="rst", block=CODE, language=language)
+        return sorted({f.rule for f in checker.check([message]).findings})
+
+    assert fired("python") == []
+    assert fired("rst") == fired(None) == ["safety.directive", "safety.raw"]
 
 
 def test_a_rule_without_examples_cannot_register():

@@ -150,3 +150,12 @@ def test_pairs_are_listed():
 ])
 def test_ends_in_nieun(syllable, nieun):
     assert korean.ends_in_nieun(syllable) is nieun
+
+
+@pytest.mark.parametrize("run, particles", [
+    ("을", True), ("으로서", True), ("에는", True), ("에서도", True), ("까지의", True),
+    ("의", True), ("에게서", True), ("만", True),
+    ("간에", False), ("도구", False), ("만들어", False), ("하는", False), ("기간", False),
+])
+def test_is_particle_run(run, particles):
+    assert korean.is_particle_run(run) is particles

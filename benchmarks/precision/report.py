@@ -1,7 +1,7 @@
-"""Tabulate a hand-labelled precision sample (sample-N.jsonl + labels_N.py) as Markdown.
+"""Tabulate a hand-labelled precision sample (sample-N.jsonl + labels-N.jsonl) as Markdown.
 
     python benchmarks/precision/report.py after.json benchmarks/precision/sample-2.jsonl \
-        --labels benchmarks/precision/labels_2.py
+        --labels benchmarks/precision/labels-2.jsonl
 
 With ``--relabel``, findings whose message a fix changed are scored by their own, later
 labels (a relabelling of the new messages, blind to the first labels). Writes the labels
@@ -16,7 +16,6 @@ in the run (the sample is stratified, not proportional).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from collections import Counter, defaultdict
@@ -29,7 +28,7 @@ def main() -> None:
     parser.add_argument("findings", type=Path)
     parser.add_argument("sample", type=Path)
     parser.add_argument("--labels", type=Path, required=True,
-                        help="the labels of the sample (a module with LABELS, by position)")
+                        help="the labels of the sample (JSON Lines: position, label, reason)")
     parser.add_argument("--root", default="/work/precision-data/pyko/",
                         help="the folder the sample's paths are relative to")
     parser.add_argument("--relabel", type=Path, nargs=2, metavar=("JSONL", "LABELS"),
@@ -97,11 +96,28 @@ def main() -> None:
                           for n in sorted(set(LABELS) - set(same))) + ".")
 
 
+LABEL_VALUES = ("real", "arguable", "false")
+
+
 def _labels(path: Path) -> dict:
-    spec = importlib.util.spec_from_file_location("labels", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.LABELS
+    """position -> (label, reason) from a labels file: JSON Lines, one finding a line
+    (``{"position", "label", "reason"}``), the first line ``{"about": ...}`` saying who
+    labelled what. Data, never code: nothing in it runs."""
+    labels = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise SystemExit(f"{path}:{number}: not JSON ({err.msg}); one label a line")
+        if "about" in record:
+            continue
+        if record.get("label") not in LABEL_VALUES or not isinstance(record.get("position"), int):
+            raise SystemExit(f"{path}:{number}: needs an integer position and a label of "
+                             f"{', '.join(LABEL_VALUES)}")
+        labels[record["position"]] = (record["label"], record.get("reason", ""))
+    return labels
 
 
 if __name__ == "__main__":

@@ -343,6 +343,28 @@ def split_particle(suffix: str) -> tuple[Particle, str, str] | None:
     return PARTICLE_SUFFIXES.get(suffix)
 
 
+# Particles of one shape whatever the word before (에, 에서, 의, 도...): longest first.
+INVARIANT_PARTICLES: tuple[str, ...] = (
+    "에게서", "으로부터", "에서", "에게", "께서", "한테", "까지", "부터", "처럼", "보다", "마다",
+    "조차", "마저", "밖에", "만큼", "대로", "에", "의", "도", "만")
+
+
+def is_particle_run(run: str) -> bool:
+    """Whether the Hangul after a noun is particles only: 을, 으로서, 에는, 에서도, 까지의
+    (not 간에 or 도구, the rest of another word)."""
+    rest = run
+    while rest:
+        if split_particle(rest) is not None:
+            return True
+        for particle in INVARIANT_PARTICLES:
+            if rest.startswith(particle):
+                rest = rest[len(particle):]
+                break
+        else:
+            return False
+    return True
+
+
 def _particle_named(particle: str) -> Particle:
     for candidate in PARTICLES:
         if particle in (candidate.after_consonant, candidate.after_vowel):

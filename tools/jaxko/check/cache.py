@@ -28,11 +28,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-VERSION = 3
+VERSION = 4  # 4: findings keep their fix (edits), records their `jaxko: ignore` names
 FILENAME = "check.json"
 DEFAULT_DIR = ".jaxko_cache"
-# Libraries whose behaviour the rules embed (the syntax rule runs their parsers).
-_LIBRARIES = ("docutils", "myst-parser", "markdown-it-py")
+# Libraries whose behaviour the rules embed (the syntax rule runs their parsers and
+# knows Sphinx's roles and directives).
+_LIBRARIES = ("docutils", "myst-parser", "markdown-it-py", "sphinx")
 
 
 def default_dir() -> Path:
@@ -112,8 +113,8 @@ class Entry:
     entries: int
     checked: int
     suppressed: int
-    findings: list[list]                   # [line, rule, severity, message, msgid, suggestion, msgstr, msgctxt]
-    records: list                          # [key hash, msgstr hash, line, suppressed] each
+    findings: list[list]                   # [line, rule, severity, message, msgid, suggestion, msgstr, msgctxt, fix]
+    records: list                          # [key hash, msgstr hash, line, ignored names] each
 
     def valid(self, digest: str | None, srcdir: Path | None) -> bool:
         if digest is None or digest != self.digest:
@@ -137,12 +138,16 @@ def _entry(raw) -> Entry | None:
                   for k, v in entry.sources.items())
           and all(isinstance(n, int) for n in (entry.entries, entry.checked, entry.suppressed))
           and isinstance(entry.findings, list)
-          and all(isinstance(f, list) and len(f) == 8 and isinstance(f[0], int)
+          and all(isinstance(f, list) and len(f) == 9 and isinstance(f[0], int)
                   and all(isinstance(x, str) for x in f[1:5]) and (f[5] is None or isinstance(f[5], str))
                   and isinstance(f[6], str) and (f[7] is None or isinstance(f[7], str))
+                  and isinstance(f[8], list)
+                  and all(isinstance(e, list) and len(e) == 3 and isinstance(e[0], int)
+                          and isinstance(e[1], int) and isinstance(e[2], str) for e in f[8])
                   for f in entry.findings)
           and isinstance(entry.records, list)
-          and all(isinstance(r, list) and len(r) == 4 for r in entry.records))
+          and all(isinstance(r, list) and len(r) == 4 and isinstance(r[3], list)
+                  and all(isinstance(n, str) for n in r[3]) for r in entry.records))
     return entry if ok else None
 
 

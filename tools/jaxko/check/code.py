@@ -12,8 +12,10 @@ import re
 
 from jaxko.check.context import Context
 from jaxko.check.message import CODE, Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Hit, family, rule
 from jaxko.codetokens import first_difference
+
+FAMILY = family("code", "코드 (code)", order=5)
 
 _COMMENTS_AND_STRINGS = re.compile(r"(?:#|//|/\*).*|'[^'\n]*'|\"[^\"\n]*\"")
 _C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
@@ -42,7 +44,11 @@ def _same_outside_comments(source: str, translated: str) -> bool:
     return True
 
 
-@rule("code.tokens", severity="error", blocks=(CODE,))
+@rule("code.tokens", severity="error", blocks=(CODE,),
+      explanation=(
+          "코드 블록과 노트북 코드 셀에서 번역할 수 있는 것은 주석과 문자열 리터럴의 내용뿐입니다. "
+          "식별자, 숫자, 연산자가 바뀌면 처음 달라진 토큰을 알려 줍니다. 파이썬이 아닌 블록은 "
+          "주석처럼 보이는 줄만 바꿀 수 있습니다."))
 def same_code(message: Message, context: Context):
     """A code block's msgstr differs from its msgid beyond comments and string contents.
 
@@ -57,6 +63,8 @@ def same_code(message: Message, context: Context):
           # 합을 계산합니다
           합계 = jnp.sum(x)
           print("합계:", 합계)
+        expect:
+          - 'code changed: line 2: ''total'' became ''합계''; only comments and string contents may be translated'
 
     Good::
 

@@ -1,8 +1,10 @@
 """Consistency: the same msgid translated differently in different catalogs.
 
-A project-wide rule: the runner collects (msgctxt, msgid) -> msgstr of every checked
-entry and calls :func:`find_inconsistent` once at the end; the rule registered here
-carries the name, the severity and the documented example.
+A project-wide rule (``scope="project"``): the runner keeps a
+:class:`~jaxko.check.registry.Record` (hashes of the key and of the msgstr) of every
+checked message, and calls :func:`same_translation` once over all of them at the end;
+it reads the texts of the few entries whose hashes disagree and decides on them
+(:func:`find_inconsistent`).
 """
 
 from __future__ import annotations
@@ -11,13 +13,23 @@ import re
 from collections import Counter, defaultdict
 from typing import NamedTuple
 
-from jaxko.check.registry import Finding, Hit, rule, RULES
+from jaxko.check import pofile
+from jaxko.check.message import is_suppressed
+from jaxko.check.registry import RULES, Finding, Hit, family, rule
+
+FAMILY = family("consistency", "일관성 (consistency)", order=6)
 
 RULE = "consistency.translation"
 
 
-@rule(RULE, severity="info", scope="project", blocks=("text", "code", "math"))
-def same_translation(message, context):
+@rule(RULE, severity="info", scope="project", blocks=("text", "code", "math"),
+      explanation=(
+          "같은 msgid를 카탈로그마다 다르게 번역했습니다. 제목, 이름표, 용어처럼 문장이 아닌 msgid는 "
+          "다른 낱말로 옮겼을 때 알립니다(띄어쓰기, 조사와 어미, 괄호 속 영어 병기, 원문 영어를 그대로 둔 "
+          "것의 차이는 알리지 않습니다). 문장(\"For example:\"처럼 뒤를 이끄는 구절 포함)은 그 안의 "
+          "용어집 용어를 다르게 옮겼을 때만 알립니다. 가장 많이 쓴 번역을 제안하고 변형을 모두 보여 줍니다. "
+          "`--since`로 돌리면 읽은 카탈로그끼리만 비교합니다."))
+def same_translation(records, context, severity: str):
     """The same msgid is translated differently in different catalogs; the variants are listed.
 
     Reported for a label (a title or term of a few words, not a sentence) whose renderings
@@ -35,6 +47,8 @@ def same_translation(message, context):
           - location: faq.md:9
             msgid: Just-in-time compilation
             msgstr: JIT 컴파일
+        expect:
+          - 'translated differently elsewhere: `JIT 컴파일` (1×); `적시 컴파일` (1×)'
 
     Good::
 
@@ -55,6 +69,8 @@ def same_translation(message, context):
           - location: sharp_bits.md:9
             msgid: Rule of thumb
             msgstr: 경험 법칙
+        expect:
+          - 'translated differently elsewhere: `경험 법칙` (1×); `경험칙` (1×)'
 
     Good::
 
@@ -104,8 +120,35 @@ def same_translation(message, context):
           - location: b.md:9
             msgid: This function returns an array of the same shape as its input array.
             msgstr: 이 함수는 입력 어레이와 모양이 같은 어레이를 반환합니다.
+        expect:
+          - 'translated differently elsewhere: `이 함수는 입력 배열과 모양이 같은 배열을 반환합니다` (1×); `이 함수는 입력 어레이와 모양이 같은 어레이를 반환합니다` (1×)'
     """
-    return iter(())
+    # One pass over every record: a key with two different msgstr hashes may disagree
+    # (find_inconsistent decides, on the real texts, across catalogs).
+    first: dict[int, int] = {}
+    conflicting: set[int] = set()
+    for record in records:
+        if first.setdefault(record.key, record.text) != record.text:
+            conflicting.add(record.key)
+    if not conflicting:
+        return []
+    wanted: dict[str, set[int]] = {}
+    for record in records:
+        if record.key in conflicting:
+            wanted.setdefault(record.path, set()).add(record.line)
+    texts = {}
+    for name, lines in wanted.items():
+        for entry in pofile.read(name):
+            if entry.msgstr_line in lines:  # a record's line is its message's: the msgstr's
+                texts[(name, entry.msgstr_line)] = entry
+    renderings = []
+    for record in records:
+        entry = texts.get((record.path, record.line))
+        if record.key in conflicting and entry is not None:
+            renderings.append(Rendering((entry.msgctxt, entry.msgid), entry.msgstr, record.path,
+                                        record.line, entry.msgid,
+                                        is_suppressed(frozenset(record.ignored), RULE)))
+    return find_inconsistent(renderings, context.matcher, severity)
 
 
 SHORT_WORDS = 6  # a msgid this short is a title, label or term: one rendering everywhere

@@ -61,3 +61,27 @@ def run_example(rule: Rule, example: dict) -> list[Finding]:
                              select=[rule.name], source_dir=folder / "sources", jobs=1,
                              syntax=example.get("syntax")))
         return [f for f in result.findings if f.rule == rule.name]
+
+
+def fix_example(rule: Rule, example: dict) -> dict[tuple[str, str], str]:
+    """(location, msgid) -> msgstr of the entries ``jaxko check --fix --select RULE``
+    changes in one example (the fixes of that rule only)."""
+    from jaxko.check import fix
+
+    with tempfile.TemporaryDirectory(prefix="jaxko-example-") as tmp:
+        folder = Path(tmp)
+        (folder / "catalogs").mkdir()
+        (folder / "sources").mkdir()
+        paths = write_catalogs(example, folder / "catalogs")
+        before = {path: polib.pofile(str(path)) for path in paths}
+        fix.run(Options(paths=[folder / "catalogs"], glossary=EXAMPLE_GLOSSARY, severity={},
+                        select=[rule.name], source_dir=folder / "sources", jobs=1,
+                        syntax=example.get("syntax")), show_info=True)
+        changed = {}
+        for path, catalog in before.items():
+            after = {(e.msgctxt, e.msgid): e.msgstr for e in polib.pofile(str(path))}
+            for entry in catalog:
+                if after[(entry.msgctxt, entry.msgid)] != entry.msgstr:
+                    location = ":".join(entry.occurrences[0])
+                    changed[(location, entry.msgid)] = after[(entry.msgctxt, entry.msgid)]
+        return changed

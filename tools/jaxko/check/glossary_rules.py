@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from jaxko import korean
 from jaxko.check.context import Context, cached, msgid_masked, msgstr_masked
 from jaxko.check.message import Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Edit, Hit, family, rule
 from jaxko.check.terms import matched_text
+
+FAMILY = family("glossary", "용어집 (glossary)", order=1)
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,12 @@ def _english_kept(words: str, masked: str, term) -> bool:
                for w in {words, term.en, *term.forms})
 
 
-@rule("glossary.missing", severity="warning")
+@rule("glossary.missing", severity="warning",
+      explanation=(
+          "msgid의 영어 용어(인라인 코드, 역할 대상, URL, 수식 밖)가 msgstr에 용어집의 합의된 번역"
+          "(`ko`)으로도, 허용 변형(`variants`)으로도 나오지 않습니다. 복수형과 활용형(arrays, traced)도 "
+          "같은 용어로 봅니다. 문맥상 다른 뜻이면(예: machine learning *methods* → 기법) 항목에 "
+          "`# jaxko: ignore glossary.missing -- 이유`를 답니다."))
 def missing_rendering(message: Message, context: Context):
     """An English term of the msgid is in the msgstr in neither its agreed rendering nor a variant.
 
@@ -127,6 +135,8 @@ def missing_rendering(message: Message, context: Context):
         location: autodidax.md:12
         msgid: We compute the convolution of two arrays.
         msgstr: 두 배열의 컨벌루션 연산을 계산합니다.
+        expect:
+          - '`convolution` is translated without its agreed rendering `합성곱`'
 
     Good::
 
@@ -139,6 +149,8 @@ def missing_rendering(message: Message, context: Context):
         location: api.rst:9
         msgid: Each function returns a set of names.
         msgstr: 각 함수는 이름 모음을 반환합니다.
+        expect:
+          - '`set` is translated without its agreed rendering `집합`'
 
     Good::
 
@@ -183,15 +195,26 @@ def missing_rendering(message: Message, context: Context):
                   None if curated else "info")
 
 
-@rule("glossary.forbidden", severity="error")
+@rule("glossary.forbidden", severity="error", fix="sometimes",
+      explanation=(
+          "용어집이 금지한 번역(`forbidden`)이 msgstr에 있습니다. msgid와 상관없이 어디에 있든 오류입니다. "
+          "다른 단어의 일부(하이퍼파라미터 안의 파라미터)는 그 단어의 항목이 따로 다룹니다. "
+          "그 용어의 번역이 하나뿐이면(`variants` 없음) `--fix`가 그 번역으로 바꾸고 뒤의 조사도 맞춥니다"
+          "(어레이를 → 배열을)."))
 def forbidden_rendering(message: Message, context: Context):
     """The msgstr uses a rendering the glossary forbids (wherever it appears).
+
+    Fixed when the entry names one rendering (no ``variants``), the forbidden word
+    stands alone (not inside a longer rendering) and a particle after it can be made to
+    agree with the rendering (컨볼루션을 → 합성곱을, 어레이를 → 배열을).
 
     Bad::
 
         location: notebooks/convolutions.ipynb:20003
         msgid: Convolutions are everywhere in deep learning.
         msgstr: 컨볼루션은 딥러닝 어디에나 있습니다.
+        expect:
+          - '`컨볼루션` is forbidden for `convolution`; use `합성곱`'
 
     Good::
 
@@ -217,10 +240,66 @@ def forbidden_rendering(message: Message, context: Context):
             reported.add(found)
             term = matcher.terms[numbers[0]]
             agreed = term.en if term.keep else term.ko
-            yield Hit(f"`{found}` is forbidden for `{term.en}`; use `{agreed}`", agreed)
+            one = len(numbers) == 1 and (term.keep or len(term.renderings) == 1)
+            yield Hit(f"`{found}` is forbidden for `{term.en}`; use `{agreed}`", agreed,
+                      fix=_replace_all(message, analysis, found, agreed, context) if one else ())
 
 
-@rule("glossary.keep", severity="error")
+_HANGUL_RUN = re.compile(r"[가-힣]+")
+# First syllables of the particles whose shape follows the word before (을/를, 으로/로...).
+_VARIABLE_STARTS = frozenset(form[0] for particle in korean.PARTICLES
+                             for form in (particle.after_consonant, particle.after_vowel))
+
+
+def _replacement(text: str, start: int, end: int, new: str, context: Context) -> Edit | None:
+    """``text[start:end]`` replaced by the word ``new``, with the particle after it made
+    to agree (컨볼루션은 → 합성곱은, 어레이를 → 배열을); None when what follows may be
+    a particle whose shape cannot be told."""
+    run = _HANGUL_RUN.match(text, end)
+    if run is None:
+        return Edit(start, end, new)
+    ending = context.ending(new)
+    if ending is None:
+        return None
+    split = korean.split_particle(run.group(0))
+    if split is not None:
+        particle, form, _ = split
+        if particle.accepts(form, ending):
+            return Edit(start, end, new)
+        return Edit(start, end + len(form), new + particle.form_for(ending))
+    if run.group(0)[0] not in _VARIABLE_STARTS or context.ending(text[start:end]) == ending:
+        return Edit(start, end, new)  # 에서, 의, a compound (컨볼루션층): the same after any word
+    return None
+
+
+def _replace_all(message: Message, analysis: TermAnalysis, found: str, new: str,
+                 context: Context) -> tuple[Edit, ...]:
+    """Edits replacing every standalone ``found`` of the msgstr by ``new``; none when
+    any of them is ambiguous (inside a longer match, inside markup, an unknown ending)."""
+    text, edits = analysis.msgstr_masked, []
+    for match in analysis.korean_matches:
+        whole = matched_text(match)
+        start = match.start() + max(0, whole.find(found))
+        if whole != found:
+            if found in whole and not _hangul_before(text, start):
+                return ()  # inside a longer rendering: which word is meant is not ours to say
+            continue
+        if _hangul_before(text, start):
+            continue
+        end = match.end()
+        if message.msgstr[start:end] != text[start:end]:
+            return ()  # masked markup inside the match
+        edit = _replacement(text, start, end, new, context)
+        if edit is None:
+            return ()
+        edits.append(edit)
+    return tuple(edits)
+
+
+@rule("glossary.keep", severity="error",
+      explanation=(
+          "`keep: true`인 용어(JAX, XLA, pytree 등)는 영어 그대로 둡니다. msgstr에 영어 표기가 없으면 "
+          "오류이고, 읽는 소리(잭스)로 바꿔 쓴 경우에는 그렇게 알려 줍니다."))
 def kept_term(message: Message, context: Context):
     """A term the glossary keeps in English (JAX, XLA, pytree) is missing from the msgstr.
 
@@ -229,6 +308,8 @@ def kept_term(message: Message, context: Context):
         location: quickstart.md:5
         msgid: JAX runs on CPU, GPU and TPU.
         msgstr: 잭스는 CPU, GPU, TPU에서 실행됩니다.
+        expect:
+          - '`JAX` stays in English; the msgstr has `잭스`'
 
     Good::
 
@@ -257,15 +338,26 @@ def kept_term(message: Message, context: Context):
             yield Hit(f"`{words}` stays in English (`keep: true`) but is not in the msgstr", term.en)
 
 
-@rule("glossary.spacing", severity="warning")
+@rule("glossary.spacing", severity="warning", fix="sometimes",
+      explanation=(
+          "합의된 번역을 띄어쓰기만 다르게 썼습니다(매개 변수 ↔ 매개변수). 용어집 표기대로 고치거나, "
+          "그 띄어쓰기도 허용하려면 용어집의 `variants`에 추가합니다. "
+          "`--fix`는 띄어쓰기만 다른 곳을 용어집 표기로 고칩니다. 사이에 마크업이 있거나 변형이 다른 낱말 "
+          "안에서 끝나면(구문 분석 기간) 고치지 않습니다."))
 def spacing_variant(message: Message, context: Context):
     """The agreed rendering is written with other spacing (매개 변수 for 매개변수).
+
+    Fixed wherever the variant is plain text (only spaces change) and ends a word (a
+    particle or nothing after it); a variant that spans markup or ends inside another
+    word (구문 분석 기간 for 구문 분석기) is left to the translator.
 
     Bad::
 
         location: api.rst:7
         msgid: Each parameter has a default value.
         msgstr: 각 매개 변수에는 기본값이 있습니다.
+        expect:
+          - '`매개 변수` is spaced differently from the agreed `매개변수`'
 
     Good::
 
@@ -294,9 +386,29 @@ def spacing_variant(message: Message, context: Context):
             spacing = matcher.spacing_variants(analysis.msgstr_masked)
         for rendering in term.renderings:
             if rendering in spacing:
-                yield Hit(f"`{spacing[rendering]}` is spaced differently from the agreed "
-                          f"`{rendering}`", rendering)
+                written = spacing[rendering]
+                yield Hit(f"`{written}` is spaced differently from the agreed "
+                          f"`{rendering}`", rendering,
+                          fix=_respace(message, analysis.msgstr_masked, written, rendering))
                 break
+
+
+def _respace(message: Message, masked: str, written: str, rendering: str) -> tuple[Edit, ...]:
+    """Edits writing every plain-text ``written`` as ``rendering`` (only spaces differ)."""
+    if written.replace(" ", "") != rendering.replace(" ", "") or "  " in written:
+        return ()
+    edits, at = [], masked.find(written)
+    while at >= 0:
+        end = at + len(written)
+        if not _hangul_before(masked, at):  # as spacing_variants: not inside a word
+            if message.msgstr[at:end] != written:
+                return ()  # markup blanked inside: not plain text
+            after = _HANGUL_RUN.match(masked, end)
+            if after is not None and not korean.is_particle_run(after.group(0)):
+                return ()  # 구문 분석 기간: the variant ends inside another word
+            edits.append(Edit(at, end, rendering))
+        at = masked.find(written, end)
+    return tuple(edits)
 
 
 _TITLE_WORDS = 6
@@ -333,7 +445,11 @@ def _gloss_of(term, msgstr: str) -> bool:
     return False
 
 
-@rule("glossary.gloss-position", severity="info")
+@rule("glossary.gloss-position", severity="info",
+      explanation=(
+          "용어의 병기(번역어(영어 원어))는 한 페이지에 한 번, 그 용어가 처음 나오는 곳에 씁니다. 먼저 병기 없이 "
+          "쓰고 나중에 병기했거나, 같은 용어를 두 번 병기하면 알립니다. 제목(짧고 마침표가 없는 msgid)은 "
+          "첫 사용으로 치지 않습니다."))
 def gloss_position(message: Message, context: Context):
     """A term is glossed (rendering with its English in brackets) only once per page, at its first use.
 
@@ -350,6 +466,8 @@ def gloss_position(message: Message, context: Context):
           - location: thinking_in_jax.md:90
             msgid: Just-in-time compilation traces the function once.
             msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
+        expect:
+          - '`just-in-time compilation` is glossed here but first used without a gloss on line 9: move the gloss to its first use'
 
     Bad::
 
@@ -360,6 +478,8 @@ def gloss_position(message: Message, context: Context):
           - location: thinking_in_jax.md:90
             msgid: Just-in-time compilation traces the function once.
             msgstr: 적시 컴파일(just-in-time compilation)은 함수를 한 번 추적합니다.
+        expect:
+          - '`just-in-time compilation` is glossed again; it was glossed on line 9 of this page: keep only the first gloss'
 
     Good::
 

@@ -7,7 +7,9 @@ import re
 from jaxko.check import inline
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Hit, family, rule
+
+FAMILY = family("leftover", "남은 영어 (leftover)", order=7)
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[ ,;]+[A-Za-z][A-Za-z'’-]*){4,}")
@@ -39,7 +41,10 @@ def _prose(text: str, inlines, syntax: str, titles: bool = True) -> str:
     return _ATTRIBUTION.sub(lambda m: " " * len(m.group(0)), masked)
 
 
-@rule("leftover.untranslated", severity="info")
+@rule("leftover.untranslated", severity="info",
+      explanation=(
+          "긴 영어 문장을 msgstr에 그대로 복사했습니다(경고). 번역하거나, 영어를 그대로 보이려면 "
+          "msgstr을 비워 둡니다."))
 def untranslated(message: Message, context: Context):
     """The msgstr is the English msgid copied unchanged (a long sentence, not names or code).
 
@@ -48,6 +53,8 @@ def untranslated(message: Message, context: Context):
         location: faq.md:4
         msgid: JAX arrays are immutable, unlike NumPy arrays.
         msgstr: JAX arrays are immutable, unlike NumPy arrays.
+        expect:
+          - 'the msgstr is the English msgid unchanged; translate it, or leave it empty so the English shows'
 
     Good::
 
@@ -117,7 +124,10 @@ def _kept_on_purpose(run: str, text: str, whole_msgid: str) -> bool:
     return " ".join(w.lower() for w in words) == whole_msgid
 
 
-@rule("leftover.english", severity="info")
+@rule("leftover.english", severity="info",
+      explanation=(
+          "번역한 msgstr에 msgid의 영어 단어가 다섯 개 이상 이어서 남아 있습니다(경고). 책 제목처럼 "
+          "영어로 두는 것이 맞으면 `# jaxko: ignore leftover.english -- 이유`를 답니다."))
 def english_remainder(message: Message, context: Context):
     """A translated msgstr still holds a run of five or more English words from its msgid.
 
@@ -126,6 +136,8 @@ def english_remainder(message: Message, context: Context):
         location: faq.md:4
         msgid: JAX arrays are immutable, unlike NumPy arrays, so you update them functionally.
         msgstr: NumPy 배열과 달리 JAX 배열은 불변이므로, so you update them functionally.
+        expect:
+          - 'untranslated English left in the msgstr: `so you update them functionally`'
 
     Good::
 

@@ -12,7 +12,9 @@ from collections import Counter
 from jaxko.check import inline
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import MATH, Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Edit, Hit, family, rule
+
+FAMILY = family("markup", "마크업 (markup)", order=3)
 
 
 def _missing(source: Counter, translated: Counter) -> list:
@@ -36,7 +38,10 @@ def _skeleton(text: str) -> str:
     return _WORDS.sub("a", text)
 
 
-@rule("markup.literal", severity="error", needs="`", markup=True)
+@rule("markup.literal", severity="error", needs="`", markup=True,
+      explanation=(
+          "msgid의 인라인 리터럴(reST ``` ``x`` ```, MyST `` `x` ``)은 msgstr에 그대로 한 번 이상 "
+          "나와야 합니다. 코드는 번역하지 않습니다."))
 def literal_kept(message: Message, context: Context):
     """Every inline literal of the msgid (``x`` in reST, `x` in MyST) appears unchanged in the msgstr (at least once).
 
@@ -45,6 +50,8 @@ def literal_kept(message: Message, context: Context):
         location: quickstart.md:30
         msgid: Use `jax.numpy` as `jnp`.
         msgstr: "`jax.numpy`를 `np`로 씁니다."
+        expect:
+          - 'inline literal `jnp` of the msgid is missing or changed'
 
     Good::
 
@@ -57,6 +64,8 @@ def literal_kept(message: Message, context: Context):
         location: library/os.rst:10
         msgid: Use ``x`` and ``y`` here.
         msgstr: 여기서 ``x``\\와 ``z``\\를 사용합니다.
+        expect:
+          - 'inline literal ``y`` of the msgid is missing or changed'
 
     Good::
 
@@ -121,7 +130,13 @@ def _role_key(item) -> tuple:
     return item.role, item.target
 
 
-@rule("markup.role", severity="error", needs="`", markup=True)
+@rule("markup.role", severity="error", needs="`", markup=True,
+      explanation=(
+          "역할(role)과 그 대상이 msgid와 같아야 합니다. 순서는 바뀌어도 되고, 표시 텍스트는 번역해도 "
+          "됩니다(`` :ref:`추적 <jit-tracing>` ``). 대상이 바뀌면 빌드 때 "
+          "`i18n.inconsistent_references` 경고가 나거나 링크가 엉뚱한 곳을 가리킵니다. 역할 이름"
+          "(`:setting:`)은 번역하지 않습니다. reST에서 리터럴을 따옴표로 닫는 등(``` ``lhs\" ```) 백틱의 "
+          "짝이 어긋나면 그 사이가 해석 텍스트로 읽히는데, 이는 처음 어긋난 곳에서 한 번만 알립니다."))
 def role_kept(message: Message, context: Context):
     """The msgstr has the same roles with the same targets; only display texts may change.
 
@@ -130,6 +145,11 @@ def role_kept(message: Message, context: Context):
         location: jit-compilation.rst:12
         msgid: See :func:`jax.jit` and :ref:`jit-tracing`.
         msgstr: :func:`jax.vmap`\\ 과 :ref:`추적 <tracing>`\\ 을 보세요.
+        expect:
+          - 'role :func:`jax.jit` of the msgid is missing or its target changed'
+          - 'role :ref:`jit-tracing` of the msgid is missing or its target changed'
+          - 'role :func:`jax.vmap` is not in the msgid'
+          - 'role :ref:`tracing` is not in the msgid'
 
     Good::
 
@@ -142,6 +162,8 @@ def role_kept(message: Message, context: Context):
         location: glossary.rst:3
         msgid: A :dfn:`parameter` is a named entity; see :term:`argument`.
         msgstr: :dfn:`매개변수`\\는 이름 붙은 개체입니다. :term:`인자`\\를 보세요.
+        expect:
+          - 'role :term:`argument` of the msgid has become :term:`인자`'
 
     Good::
 
@@ -160,12 +182,16 @@ def role_kept(message: Message, context: Context):
         location: howto/lookups.rst:5
         msgid: The attribute is ``lookup_name``. The ORM reads ``name__ne``.
         msgstr: '속성은 ``lookup_name"이다. ORM은 ``name__ne"를 읽는다.'
+        expect:
+          - '`lookup_name"이다. ORM은` reads as interpreted text, which the msgid does not have: a literal or role near it lost a backtick, or a quote replaced one'
 
     Bad::
 
         location: topics/cache.rst:9
         msgid: :setting:`CACHES`
         msgstr: :설정:`CACHES`
+        expect:
+          - 'role name `설정` is translated: role names stay as in the msgid'
     """
     source = Counter(_role_key(i) for i in msgid_inlines(message) if i.kind == inline.ROLE)
     translated = Counter(_role_key(i) for i in msgstr_inlines(message) if i.kind == inline.ROLE)
@@ -233,7 +259,10 @@ def _link_key(item) -> tuple:
     return item.kind, inline.normalise_url(item.target)
 
 
-@rule("markup.link", severity="error", needs=("](", "`_", "`__", "<", "://", "]["), markup=True)
+@rule("markup.link", severity="error", needs=("](", "`_", "`__", "<", "://", "]["), markup=True,
+      explanation=(
+          "링크 대상이 msgid와 같아야 합니다. 링크 텍스트는 번역해도 됩니다. msgid에 없는 외부 URL은 "
+          "`safety.new-url`이 따로 오류로 알립니다."))
 def link_kept(message: Message, context: Context):
     """The msgstr links to the same targets as the msgid (link texts may be translated).
 
@@ -242,6 +271,9 @@ def link_kept(message: Message, context: Context):
         location: installation.md:40
         msgid: Read the [installation guide](installation.md#pip).
         msgstr: "[설치 안내](installation.md)를 읽으세요."
+        expect:
+          - 'link target `installation.md#pip` of the msgid is missing or changed'
+          - 'link target `installation.md` is not in the msgid'
 
     Good::
 
@@ -254,6 +286,9 @@ def link_kept(message: Message, context: Context):
         location: tutorial.rst:8
         msgid: See `the tutorial <Tutorial_>`_ for more.
         msgstr: 더 보려면 `자습서 <Guide_>`_\\를 보세요.
+        expect:
+          - 'link target `tutorial` of the msgid is missing or changed'
+          - 'link target `guide` is not in the msgid'
 
     Good::
 
@@ -288,7 +323,9 @@ def link_kept(message: Message, context: Context):
         yield Hit(f"link target `{target}` is not in the msgid")
 
 
-@rule("markup.reference", severity="error", needs=("[", "|", "{{"), markup=True)
+@rule("markup.reference", severity="error", needs=("[", "|", "{{"), markup=True,
+      explanation=(
+          "각주 참조(`[#f1]_`, `[^1]`), 인용, 치환(`|name|`, `{{ name }}`)은 빠뜨리거나 새로 넣지 않습니다."))
 def references_kept(message: Message, context: Context):
     """Footnote references, citations and substitutions of the msgid are kept, none added.
 
@@ -297,6 +334,10 @@ def references_kept(message: Message, context: Context):
         location: faq.rst:88
         msgid: This is documented in |jax_version| [#f1]_.
         msgstr: 이 내용은 문서 [#f2]_ 에 있습니다.
+        expect:
+          - 'substitution `jax_version` of the msgid is missing'
+          - 'footnote `#f1` of the msgid is missing'
+          - 'footnote `#f2` is not in the msgid'
 
     Good::
 
@@ -315,7 +356,9 @@ def references_kept(message: Message, context: Context):
         yield Hit(f"{kind} `{target}` is not in the msgid")
 
 
-@rule("markup.math", severity="error", needs=("$", "math"), blocks=("text", MATH))
+@rule("markup.math", severity="error", needs=("$", "math"), blocks=("text", MATH),
+      explanation=(
+          "수식(`$...$`, `{math}`, `:math:`, 수식 블록)은 바꾸지 않고 그대로 옮깁니다."))
 def math_kept(message: Message, context: Context):
     """Math (`$...$`, {math}, :math:, math blocks) is copied unchanged.
 
@@ -324,6 +367,8 @@ def math_kept(message: Message, context: Context):
         location: autodidax.md:100
         msgid: The derivative of $x^2$ is $2x$.
         msgstr: $x^2$의 도함수는 $2y$입니다.
+        expect:
+          - 'math `2x` of the msgid is missing or changed'
 
     Good::
 
@@ -348,7 +393,11 @@ _MARKUP_KINDS = frozenset({inline.LITERAL, inline.ROLE, inline.LINK, inline.REFE
 
 
 @rule("markup.hangul-after-markup", severity="error", needs=("`", "*", "|", "]_"),
-      syntaxes=("rst",))
+      syntaxes=("rst",), fix="always",
+      explanation=(
+          "reST에서는 인라인 마크업 바로 뒤(또는 앞)에 한글이 붙으면 마크업으로 인식되지 않습니다. "
+          "사이에 이스케이프한 공백(`\\ `)을 넣습니다: `` :func:`jax.jit`\\ 으로 ``. MyST에서는 필요 없습니다. "
+          "`jaxko check --fix`가 그 자리에 넣어 줍니다(docutils는 이 공백을 지우므로 보이는 글은 그대로입니다)."))
 def hangul_after_markup(message: Message, context: Context):
     """reST: inline markup directly next to Hangul does not parse; put an escaped space (``\\ ``) between.
 
@@ -357,6 +406,8 @@ def hangul_after_markup(message: Message, context: Context):
         location: jax.rst:20
         msgid: Wrap the function with :func:`jax.jit` first.
         msgstr: 먼저 함수를 :func:`jax.jit`으로 감쌉니다.
+        expect:
+          - '`:func:`jax.jit`으로`: reST needs an escaped space between markup and Hangul'
 
     Good::
 
@@ -369,10 +420,13 @@ def hangul_after_markup(message: Message, context: Context):
         if item.kind not in _MARKUP_KINDS:
             continue
         raw = text[item.start:item.end]
+        # The fix: docutils drops an escaped space outside literals, so it changes nothing
+        # the reader sees; it only lets the markup end (or start) there.
         if item.end < len(text) and _AFTER_MARKUP.match(text, item.end):
             run = re.match(r"[가-힣]+", text[item.end:]).group(0)
             yield Hit(f"`{raw}{run}`: reST needs an escaped space between markup and Hangul",
-                      f"{raw}\\ {run}")
+                      f"{raw}\\ {run}", fix=(Edit(item.end, item.end, "\\ "),))
         if item.start > 0 and _AFTER_MARKUP.match(text, item.start - 1):
             yield Hit(f"`{text[item.start - 1]}{raw}`: reST needs an escaped space between "
-                      "Hangul and markup", f"{text[item.start - 1]}\\ {raw}")
+                      "Hangul and markup", f"{text[item.start - 1]}\\ {raw}",
+                      fix=(Edit(item.start, item.start, "\\ "),))

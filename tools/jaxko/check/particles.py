@@ -7,7 +7,9 @@ has a known ending. The Hangul after the word must be a whole particle (을, 으
 와의, 이라는 ...), so 함수형 or 배열들 are never taken for particles. In reST the
 escaped space between markup and particle (``:func:`jax.jit`\\ 을``) is skipped.
 A parenthesised gloss at the end of a link's text does not count (the Korean head word
-before it decides), and code ending in a bracket (``f(x)``) is not judged at all.
+before it decides), and code ending in a bracket (``f(x)``) is not judged at all. A
+rendering of one syllable counts only as a whole word followed by a case particle (적을,
+열로): in 적고, 적은 or 열면 it is a syllable of a verb.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from jaxko.check import inline
 from jaxko.check.context import Context, msgstr_inlines
 from jaxko.check.glossary_rules import analyse
 from jaxko.check.message import Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Edit, Hit, family, rule
 from jaxko.check.terms import matched_text
+
+FAMILY = family("particle", "조사 (particle)", order=2)
 
 _HANGUL_RUN = re.compile(r"[가-힣]+")
 _LATIN_BEFORE_HANGUL = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z0-9](?:[A-Za-z0-9_.+\-]*[A-Za-z0-9])?)(?=[가-힣])")
@@ -69,19 +73,40 @@ def _judge(word: str, shown_word: str, text: str, position: int, context: Contex
     if ending is None or particle.accepts(form, ending):
         return None
     right = particle.form_for(ending)
+    # The fix only where the ending is a fact, not a guess: a Hangul syllable, or a
+    # reading the glossary gives (JAX → 잭스); never a word read by its spelling.
+    certain = korean.is_hangul_syllable(word[-1]) or word in context.readings \
+        or word.lower() in context.readings
     return Hit(f"`{shown_word}{form}{rest}`: after `{word}` the particle is `{right}`, not `{form}`",
-               f"{shown_word}{right}{rest}")
+               f"{shown_word}{right}{rest}",
+               fix=(Edit(position, position + len(form), right),) if certain else ())
 
 
-@rule("particle.agreement", severity="error")
+@rule("particle.agreement", severity="error", fix="sometimes",
+      explanation=(
+          "조사가 앞말의 받침과 맞지 않습니다. 받침이 있으면 을/은/이/과/으로, 없으면 를/는/가/와/로를 "
+          "쓰고, ㄹ 받침 뒤에는 로를 씁니다(파일로). 영어 용어는 용어집의 `reading`(JAX → 잭스, jit → 짓)"
+          "으로, 인라인 코드는 읽는 소리(`x` → 엑스)로 판단합니다. 판단할 수 없는 단어는 건너뜁니다. "
+          "괄호 속 원어는 무시합니다: 합성곱(convolution)을. "
+          "한 음절 번역어(적, 열)는 뒤에 격조사가 붙은 온전한 낱말일 때만 봅니다: 적고, 열면은 동사입니다. "
+          "`--fix`는 앞말의 받침이 확실할 때(한글 낱말, 용어집에 `reading`이 있는 영어)만 고치고, 코드나 "
+          "철자로 읽은 영어 뒤의 조사는 번역자에게 맡깁니다."))
 def particle_agreement(message: Message, context: Context):
     """A particle does not agree with the final consonant of the word before it.
+
+    Fixed where the word's ending is certain: a Hangul word (a glossary rendering, the
+    head of a gloss, emphasised or linked Korean) or a word the glossary gives a
+    ``reading``; code and other Latin words are left to the translator.
 
     Bad::
 
         location: notebooks/convolutions.ipynb:30002
         msgid: JAX computes the convolution with jit.
         msgstr: JAX을 써서 jit로 합성곱를 계산합니다.
+        expect:
+          - '`합성곱를`: after `합성곱` the particle is `을`, not `를`'
+          - '`JAX을`: after `JAX` the particle is `를`, not `을`'
+          - '`jit로`: after `jit` the particle is `으로`, not `로`'
 
     Good::
 
@@ -114,6 +139,8 @@ def particle_agreement(message: Message, context: Context):
         word = matched_text(match)
         if match.end() in seen:
             continue
+        if len(word) == 1 and not _whole_word(masked, match.start(), match.end()):
+            continue  # 적 in 적고 (the verb 적다): a syllable of another word
         hit = _judge(word, word, masked, match.end(), context)
         if hit is not None:
             seen.add(match.end())
@@ -146,6 +173,24 @@ def particle_agreement(message: Message, context: Context):
         if hit is not None:
             seen.add(position)
             yield hit
+
+
+# Particles that no verb or adjective ending looks like: after a one-syllable rendering
+# only these make it a word of its own (적을, 열로); 적고, 적은, 적다, 열면 are verbs.
+_CASE_PARTICLES = frozenset(p for p in korean.PARTICLES
+                            if p.after_consonant in ("을", "이", "과", "으로"))
+
+
+def _whole_word(text: str, start: int, end: int) -> bool:
+    """Whether the one-syllable rendering ``text[start:end]`` is a word of its own: no
+    Hangul before it, and a case particle (or nothing) after it."""
+    if start > 0 and korean.is_hangul_syllable(text[start - 1]):
+        return False
+    run = _HANGUL_RUN.match(text, end)
+    if run is None:
+        return True
+    split = korean.split_particle(run.group(0))
+    return split is not None and split[0] in _CASE_PARTICLES
 
 
 def shown_word(literal: bool, text: str) -> str | None:
@@ -207,7 +252,11 @@ def _ends_in_particle(text: str) -> str | None:
     return particle
 
 
-@rule("particle.emphasis", severity="info", needs=("*", "_"))
+@rule("particle.emphasis", severity="info", needs=("*", "_"),
+      explanation=(
+          "강조(`**…**`, `__…__`, `*…*`) 안에 조사가 들어 있습니다. 강조는 단어에만 하고 조사는 밖에 "
+          "붙입니다: `**슬픔과**`가 아니라 `**슬픔**과`(reST는 `**슬픔**\\ 과`). 조사인지는 앞 음절과의 "
+          "호응으로 판단하므로 `**사과**`, `*무언가*`처럼 낱말의 끝 글자는 건너뜁니다."))
 def particle_inside_emphasis(message: Message, context: Context):
     """A particle is inside emphasis (**슬픔과**): the emphasis covers the word only, the particle follows it.
 
@@ -216,6 +265,8 @@ def particle_inside_emphasis(message: Message, context: Context):
         location: thinking_in_jax.md:40
         msgid: "**Sorrow** and joy."
         msgstr: "**슬픔과** 기쁨."
+        expect:
+          - 'the particle `과` is inside the emphasis `**슬픔과**`; emphasise the word only'
 
     Good::
 
@@ -228,6 +279,8 @@ def particle_inside_emphasis(message: Message, context: Context):
         location: thinking_in_jax.md:41
         msgid: "__Sorrow__ and joy."
         msgstr: "__슬픔과__ 기쁨."
+        expect:
+          - 'the particle `과` is inside the emphasis `__슬픔과__`; emphasise the word only'
 
     Good::
 

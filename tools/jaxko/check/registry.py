@@ -1,11 +1,16 @@
 """The rule table: ``@rule("family.name", severity=...)`` on a generator over a message.
 
-A rule is a small generator ``rule(message, context)`` that yields ``Hit``s (or
-plain strings). Its docstring says what it catches in one line, then gives a
-``Bad::`` and a ``Good::`` example as a small YAML mapping (``msgid``, ``msgstr``,
-optionally ``location``, ``syntax``)::
+Everything about a rule is in its declaration. Its module declares the family once
+(``FAMILY = family("markup", "마크업 (markup)", order=3)``); the decorator says its
+severity, its prefilters, whether it can fix (``fix="always"|"sometimes"|"never"``,
+ruff's shape), which code blocks it reads (``code_languages``) and its Korean
+explanation for translators; the function is a small generator ``rule(message, context)``
+that yields ``Hit``s (or plain strings), a Hit's fix being data (:class:`Edit`s of the
+msgstr). Its docstring says what it catches in one line, then gives ``Bad::`` and
+``Good::`` examples as small YAML mappings (``msgid``, ``msgstr``, optionally
+``location``, ``syntax``; a Bad one lists the exact messages it gets under ``expect``)::
 
-    @rule("markup.literal", severity="error", needs="`")
+    @rule("markup.literal", severity="error", needs="`", explanation="...")
     def literal_kept(message, context):
         '''Every inline literal of the msgid appears unchanged in the msgstr.
 
@@ -14,13 +19,16 @@ optionally ``location``, ``syntax``)::
             location: index.md:3
             msgid: Call `jax.jit` once.
             msgstr: `jax.jjit`를 한 번 호출합니다.
+            expect:
+              - 'inline literal `jax.jit` of the msgid is missing or changed'
 
         Good::
             ...
         '''
 
 The examples are the documentation (``docs/checks.md`` shows them) and a test
-(``tests/test_check_rules.py`` runs each: Bad must fire, Good must stay clean).
+(``tests/test_check_rules.py`` runs each: Bad must give exactly its ``expect``, Good
+must stay clean, and a rule that fixes must fix its Bad example into its Good one).
 
 The prefilters say when a rule has nothing to do with a text message (code and math
 blocks always reach the rules that apply to them), so the runner need not call it:
@@ -36,21 +44,36 @@ import inspect
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
-from jaxko.check.message import MessageKey
+from jaxko.check.message import UNSUPPRESSIBLE, MessageKey
 
 
 SEVERITIES = ("error", "warning", "info")  # info: not shown unless asked (--show-info)
+# Whether a rule's findings carry a fix (ruff's shape): on every finding, on some (the
+# unambiguous ones), or never.
+FIXES = ("always", "sometimes", "never")
+
+
+class Edit(NamedTuple):
+    """One change to a msgstr: ``msgstr[start:end]`` becomes ``text`` (offsets in the
+    msgstr as read, unescaped). A fix is data, never prose: ``jaxko check --fix``
+    applies it and nothing else."""
+
+    start: int
+    end: int
+    text: str
 
 
 @dataclass(frozen=True)
 class Hit:
-    """What a rule yields: the problem and, when it knows one, the fix."""
+    """What a rule yields: the problem, a suggestion for the reader and, when there is
+    exactly one right answer, the fix (edits of the msgstr, applied together)."""
 
     message: str
     suggestion: str | None = None
     severity: str | None = None   # this hit's severity when not the rule's (info: a hint)
+    fix: tuple[Edit, ...] = ()
 
 
 @dataclass(frozen=True, order=True)
@@ -66,6 +89,7 @@ class Finding:
     suggestion: str | None = field(compare=False, default=None)
     msgstr: str = field(compare=False, default="")
     msgctxt: str | None = field(compare=False, default=None)
+    fix: tuple[Edit, ...] = field(compare=False, default=())   # see Hit.fix
 
     @property
     def key(self) -> MessageKey:
@@ -75,7 +99,8 @@ class Finding:
     def as_dict(self) -> dict:
         return {"path": self.path, "line": self.line, "rule": self.rule,
                 "severity": self.severity, "message": self.message, "msgid": self.msgid,
-                "msgctxt": self.msgctxt, "msgstr": self.msgstr, "suggestion": self.suggestion}
+                "msgctxt": self.msgctxt, "msgstr": self.msgstr, "suggestion": self.suggestion,
+                "fix": [list(edit) for edit in self.fix]}
 
 
 @dataclass(frozen=True)
@@ -92,6 +117,14 @@ class Rule:
     # Prefilter: finds nothing when msgid and msgstr have the same inline markup (the
     # same kinds, roles and targets): the runner then skips it (see runner.same_markup).
     markup: bool = False
+    fix: str = "never"                   # FIXES: whether its findings carry a fix
+    # In code blocks, the languages the rule reads (None: any; a None inside: unknown).
+    code_languages: tuple[str | None, ...] | None = None
+    explanation: str = ""                # Korean, for translators (docs/checks.md)
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix != "never"
 
     @property
     def family(self) -> str:
@@ -117,14 +150,65 @@ RULES: dict[str, Rule] = {}
 _NAME = re.compile(r"^[a-z]+\.[a-z][a-z0-9-]*$")
 
 
+@dataclass(frozen=True)
+class Family:
+    """A family of rules (one module each): its name, its Korean title in the guide,
+    and its place there."""
+
+    name: str
+    title: str
+    order: int
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def family(name: str, title: str, order: int) -> Family:
+    """Declare a family of rules (at the top of its module, before its rules)."""
+    if FAMILIES.get(name, Family(name, title, order)) != Family(name, title, order):
+        raise ValueError(f"family {name} declared twice, differently")
+    FAMILIES[name] = Family(name, title, order)
+    return FAMILIES[name]
+
+
+# What a project-wide rule sees of each checked message (hashes, not texts: ~75,000
+# are kept and cached); the rule reads the few texts it needs from the catalogs.
+class Record(NamedTuple):
+    key: int                  # stable hash of msgctxt + msgid
+    text: int                 # stable hash of the msgstr
+    path: str
+    line: int
+    ignored: tuple[str, ...]  # `jaxko: ignore` names on the entry
+
+
+def stable_hash(text: str) -> int:
+    """A 64-bit hash that is the same in every process and run (``hash`` is salted)."""
+    from hashlib import blake2b
+
+    return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+
+
 def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (),
          blocks: tuple[str, ...] = ("text",), scope: str = "message",
-         syntaxes: tuple[str, ...] = ("myst", "rst"), markup: bool = False):
-    """Register a rule generator under a dotted name, family first."""
+         syntaxes: tuple[str, ...] = ("myst", "rst"), markup: bool = False,
+         fix: str = "never", code_languages: tuple[str | None, ...] | None = None,
+         explanation: str = ""):
+    """Register a rule under a dotted name, family first.
+
+    A message rule is a generator ``rule(message, context)`` of Hits; a project rule
+    (``scope="project"``) is ``rule(records, context, severity)`` over the
+    :class:`Record` of every checked message, yielding Findings, called once per run.
+    ``explanation`` is the Korean text of the translator guide.
+    """
     if not _NAME.match(name):
         raise ValueError(f"rule name {name!r} must be family.name in lower case")
     if severity not in SEVERITIES:
         raise ValueError(f"severity of {name} must be one of {SEVERITIES}")
+    if fix not in FIXES:
+        raise ValueError(f"fix of {name} must be one of {FIXES}")
+    if fix != "never" and (name.startswith(UNSUPPRESSIBLE) or scope != "message"):
+        # A safety finding is a refusal: nothing may "fix" it into acceptance.
+        raise ValueError(f"{name} cannot declare a fix (safety and project-wide rules never fix)")
     needs_tuple = (needs,) if isinstance(needs, str) and needs else tuple(needs)
 
     def register(function):
@@ -133,8 +217,12 @@ def rule(name: str, severity: str = "error", *, needs: str | tuple[str, ...] = (
         doc = inspect.getdoc(function) or ""
         if "Bad::" not in doc or "Good::" not in doc:
             raise ValueError(f"rule {name} needs Bad:: and Good:: examples in its docstring")
+        if not explanation:
+            raise ValueError(f"rule {name} needs its Korean explanation (explanation=...)")
+        if name.split(".", 1)[0] not in FAMILIES:
+            raise ValueError(f"rule {name}: declare its family first (registry.family)")
         RULES[name] = Rule(name, severity, function, needs_tuple, tuple(blocks), scope,
-                           tuple(syntaxes), markup)
+                           tuple(syntaxes), markup, fix, code_languages, explanation)
         return function
 
     return register

@@ -7,7 +7,8 @@
    translated, non-fuzzy entry becomes a :class:`~jaxko.check.message.Message` and goes
    through the planned rules whose prefilters admit it. With many catalogs, forked
    worker processes each check some (the checker travels by the fork, never pickled).
-3. Project-wide rules (consistency) run over the :class:`Record` of every message.
+3. Project-wide rules (``scope="project"``: consistency) run once over the
+   :class:`~jaxko.check.registry.Record` of every checked message.
 """
 
 from __future__ import annotations
@@ -17,18 +18,18 @@ import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from hashlib import blake2b
 from pathlib import Path
 from typing import NamedTuple
 
 from jaxko import glossary as glossary_model
 from jaxko.catalogs import iter_catalogs
 from jaxko.check import cache as cache_model
-from jaxko.check import config, consistency, inline, pofile
+from jaxko.check import config, inline, pofile
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
-                                 ignored_rules, is_suppressed, syntax_of)
-from jaxko.check.registry import RULES, Finding, Hit, select_rules, unknown_names
+                                 ignored_rules, syntax_of)
+from jaxko.check.registry import (RULES, Edit, Finding, Hit, Record, select_rules, stable_hash,
+                                  unknown_names)
 from jaxko.check.sources import SourceIndex, guess
 from jaxko.errors import UserError
 
@@ -89,16 +90,6 @@ class Result:
         return 1 if self.errors else 0
 
 
-class Record(NamedTuple):
-    """What the consistency rule needs of a checked message: hashes, not texts."""
-
-    key: int          # stable hash of msgctxt + msgid
-    text: int         # stable hash of the msgstr
-    path: str
-    line: int
-    suppressed: bool  # `jaxko: ignore consistency` on the entry
-
-
 class Checked(NamedTuple):
     findings: list[Finding]
     checked: int
@@ -144,7 +135,7 @@ class Checker:
         self.plans = {(block, syntax): [r for r in rules if r.scope == "message"
                                         and block in r.blocks and syntax in r.syntaxes]
                       for block in (TEXT, CODE, MATH) for syntax in SYNTAXES}
-        self.consistency = any(r.name == consistency.RULE for r in rules)
+        self.project = [r for r in rules if r.scope == "project"]   # called once, at the end
         source_dir = options.source_dir if options.source_dir is not None else _default_source_dir()
         self.sources = SourceIndex(source_dir)
         self.syntax = options.syntax
@@ -198,6 +189,9 @@ class Checker:
             for rule_ in plans[(message.block, message.syntax)]:
                 if text and rule_.needs and not any(needed in both for needed in rule_.needs):
                     continue
+                if rule_.code_languages is not None and message.block == CODE \
+                        and message.language not in rule_.code_languages:
+                    continue
                 if text and rule_.markup:
                     if same is None:
                         same = same_markup(message)
@@ -215,7 +209,8 @@ class Checker:
                     findings.append(Finding(message.path, message.line, rule_.name,
                                             hit.severity or self.severity[rule_.name],
                                             hit.message, msgid, hit.suggestion, message.msgstr,
-                                            message.msgctxt))
+                                            message.msgctxt,
+                                            hit.fix if rule_.fixable else ()))
         return Checked(findings, checked, suppressed)
 
     def check_catalog(self, path: Path, lines: frozenset[int] | None) -> CatalogResult:
@@ -225,10 +220,10 @@ class Checker:
         messages = self.messages(path, checkable(entries, lines))
         outcome = self.check(messages)
         records = []
-        if self.consistency:
+        if self.project:
             records = [Record(stable_hash(m.msgid if m.msgctxt is None else m.msgctxt + "\x04" + m.msgid),
-                              stable_hash(m.msgstr), m.path, m.line,
-                              is_suppressed(m.ignored, consistency.RULE)) for m in messages]
+                              stable_hash(m.msgstr), m.path, m.line, tuple(sorted(m.ignored)))
+                       for m in messages]
         sources = {}
         if self.sources.srcdir is not None:
             # The document the catalog translates decides the parser of the safety rules.
@@ -284,11 +279,6 @@ def same_markup(message: Message) -> bool:
     return source == translated
 
 
-def stable_hash(text: str) -> int:
-    """A 64-bit hash that is the same in every process and run (``hash`` is salted)."""
-    return int.from_bytes(blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest())
-
-
 def run(options: Options) -> Result:
     """Check the catalogs named by ``options``; raises UserError on bad input."""
     glossary, glossary_name = _load_glossary(options)
@@ -335,8 +325,9 @@ def run(options: Options) -> Result:
     for name in sorted(results):
         findings.extend(results[name].findings)
         records.extend(results[name].records)
-    if checker.consistency and records:
-        findings.extend(_consistency(records, checker))
+    if records:
+        for rule_ in checker.project:
+            findings.extend(rule_.function(records, checker.context, checker.severity[rule_.name]))
     findings.sort()
     return Result(findings, len(files), sum(r.entries for r in results.values()),
                   sum(r.checked for r in results.values()),
@@ -357,17 +348,18 @@ def _open_cache(options: Options, glossary_name: str | None, checker: Checker):
 def _to_cache(outcome: CatalogResult) -> cache_model.Entry:
     return cache_model.Entry(
         outcome.digest, outcome.sources, outcome.entries, outcome.checked, outcome.suppressed,
-        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion, f.msgstr, f.msgctxt]
-         for f in outcome.findings],
-        [[r.key, r.text, r.line, r.suppressed] for r in outcome.records])
+        [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion, f.msgstr, f.msgctxt,
+          [list(edit) for edit in f.fix]] for f in outcome.findings],
+        [[r.key, r.text, r.line, list(r.ignored)] for r in outcome.records])
 
 
 def _from_cache(path: str, entry: cache_model.Entry) -> CatalogResult:
-    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt)
-                for line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt
+    findings = [Finding(path, line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt,
+                        tuple(Edit(*edit) for edit in fix))
+                for line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt, fix
                 in entry.findings]
-    records = [Record(key, text, path, line, suppressed)
-               for key, text, line, suppressed in entry.records]
+    records = [Record(key, text, path, line, tuple(ignored))
+               for key, text, line, ignored in entry.records]
     return CatalogResult(findings, records, entry.entries, entry.checked, entry.suppressed,
                          entry.digest, entry.sources)
 
@@ -452,37 +444,6 @@ def _forked(checker: Checker, tasks, jobs: int):
             worker.join(timeout=5)
             if worker.is_alive():
                 worker.terminate()
-
-
-def _consistency(records: list[Record], checker: Checker) -> list[Finding]:
-    """Consistency findings; texts re-read only for the entries that disagree."""
-    # One pass over ~75,000 records: a key with two different msgstr hashes may
-    # disagree (find_inconsistent decides, on the real texts, across catalogs).
-    first: dict[int, int] = {}
-    conflicting: set[int] = set()
-    for record in records:
-        if first.setdefault(record.key, record.text) != record.text:
-            conflicting.add(record.key)
-    if not conflicting:
-        return []
-    wanted: dict[str, set[int]] = {}
-    for record in records:
-        if record.key in conflicting:
-            wanted.setdefault(record.path, set()).add(record.line)
-    texts = {}
-    for name, lines in wanted.items():
-        for entry in pofile.read(name):
-            if entry.msgstr_line in lines:
-                texts[(name, entry.msgstr_line)] = entry
-    full = []
-    for record in records:
-        entry = texts.get((record.path, record.line))
-        if record.key in conflicting and entry is not None:
-            full.append(consistency.Rendering((entry.msgctxt, entry.msgid), entry.msgstr,
-                                              record.path, record.line, entry.msgid,
-                                              record.suppressed))
-    return consistency.find_inconsistent(full, checker.context.matcher,
-                                         checker.severity[consistency.RULE])
 
 
 def _load_glossary(options: Options) -> tuple[glossary_model.Glossary, str | None]:

@@ -17,8 +17,13 @@ from collections import Counter
 from jaxko.check import inline, structure
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import CODE, MATH, TEXT, Message
-from jaxko.check.registry import Hit, rule
+from jaxko.check.registry import Hit, family, rule
 
+FAMILY = family("safety", "안전 (safety)", order=4)
+
+# Code blocks these rules read: markup (or of unknown language); other code is compared
+# token by token by code.tokens.
+MARKUP_LANGUAGES = (None, "rst", "md", "markdown", "myst")
 _DANGEROUS_TAG = re.compile(r"<\s*(script|iframe|object|embed|style|link|meta|base|form|svg|math)\b", re.I)
 _EVENT_HANDLER = re.compile(r"\son[a-z]+\s*=", re.I)
 # javascript:, vbscript:, data: with whitespace or entities between letters tolerated.
@@ -33,7 +38,14 @@ _RAW = re.compile(
     r"|\.\.\s+(?:raw|include)::", re.I | re.M)
 
 
-@rule("safety.structure", severity="error", blocks=(TEXT, CODE, MATH))
+@rule("safety.structure", severity="error", blocks=(TEXT, CODE, MATH),
+      explanation=(
+          "안전 판단의 기준입니다. msgid와 msgstr를 Sphinx가 그 문서에 쓰는 파서(`.md`·`.ipynb`는 MyST, "
+          "`.rst`는 docutils)로 실제로 읽어 구조를 비교합니다. 번역은 글자, 강조, 평범한 인라인 마크업"
+          "(``리터럴``, **굵게**, `:kbd:` 등)만 더할 수 있고, 지시어, 원시·HTML 내용, 역할, 참조, 치환, "
+          "그림, 링크는 msgid에 있는 것만 쓸 수 있습니다. 철자를 어떻게 바꾸든(이스케이프, 띄어쓰기, "
+          "처리 명령 `<?x>`·`<![CDATA[`) 파서가 구조로 읽으면 걸립니다. `#:` 줄이 다른 문서를 가리켜도 "
+          "카탈로그가 번역하는 실제 문서의 파서를 씁니다. `jaxko: ignore` 주석으로 끌 수 없습니다."))
 def added_structure(message: Message, context: Context):
     """The msgstr, parsed as Sphinx will parse it, has a directive, raw or HTML content,
     role, reference, substitution, image or link that the msgid does not have.
@@ -48,12 +60,16 @@ def added_structure(message: Message, context: Context):
         location: index.rst:5
         msgid: The results are below.
         msgstr: "결과는 아래와 같습니다.\\n\\n.. plot:: scripts/plot.py"
+        expect:
+          - 'directive `plot scripts/plot.py` is not in the msgid (reST parse); a translation may add text and emphasis, not structure'
 
     Bad::
 
         location: index.md:3
         msgid: JAX is fast.
         msgstr: JAX는 빠릅니다.<?x><img src=x onerror=alert(1)>?>
+        expect:
+          - 'raw content `<?x><img src=x onerror=alert(1)>?>` is not in the msgid (MyST parse); a translation may add text and emphasis, not structure'
 
     Good::
 
@@ -73,7 +89,11 @@ def _html_items(items) -> Counter:
 
 
 @rule("safety.html", severity="error", needs="<", blocks=(TEXT, MATH), markup=True,
-      syntaxes=("myst",))
+      syntaxes=("myst",),
+      explanation=(
+          "msgid에 없는 HTML 태그·주석을 msgstr에 넣으면 MyST가 그대로 페이지에 내보냅니다. "
+          "`<script>`, `onerror=` 같은 능동 HTML은 물론, 모든 새 HTML이 오류입니다. reST는 태그를 "
+          "글자 그대로 보여 주므로(docutils가 이스케이프) MyST 메시지만 검사합니다."))
 def raw_html(message: Message, context: Context):
     """The msgstr adds raw HTML (tags, comments, event handlers) the msgid does not have.
 
@@ -85,6 +105,8 @@ def raw_html(message: Message, context: Context):
         location: index.md:3
         msgid: JAX is fast.
         msgstr: JAX는 빠릅니다.<img src=x onerror=alert(1)>
+        expect:
+          - 'active HTML `<img src=x onerror=alert(1)>` is not in the msgid; MyST passes it through to the page'
 
     Good::
 
@@ -106,7 +128,9 @@ def raw_html(message: Message, context: Context):
         yield Hit(f"{what} `{tag}` is not in the msgid; MyST passes it through to the page")
 
 
-@rule("safety.url-scheme", severity="error", needs=(":", "&#"), blocks=(TEXT, CODE, MATH))
+@rule("safety.url-scheme", severity="error", needs=(":", "&#"), blocks=(TEXT, CODE, MATH),
+      explanation=(
+          "`javascript:`, `vbscript:`, `data:` URL은 msgid에 없는 한 어떤 경우에도 오류입니다."))
 def script_url(message: Message, context: Context):
     """The msgstr has a `javascript:`, `vbscript:` or `data:` URL the msgid does not have.
 
@@ -115,6 +139,8 @@ def script_url(message: Message, context: Context):
         location: index.md:9
         msgid: See [the guide](guide.md).
         msgstr: "[안내](javascript:alert(1))를 보세요."
+        expect:
+          - 'script or data URL `javascript:` is not in the msgid'
 
     Good::
 
@@ -152,7 +178,11 @@ def _foreign_links(text: str, inlines) -> Counter:
     return Counter(t.strip() for t in targets if link_scheme(t) not in (None, *LINK_SCHEMES))
 
 
-@rule("safety.link-scheme", severity="error", needs=":", blocks=(TEXT,))
+@rule("safety.link-scheme", severity="error", needs=":", blocks=(TEXT,),
+      explanation=(
+          "msgid에 없는 대상으로 http, https, mailto가 아닌 링크(`tel:`, `intent:`, 파일을 복사하는 "
+          "MyST `path:` 등)를 msgstr에 넣을 수 없습니다. 사이트 빌드는 이런 번역을 적용하지 않고 영어 "
+          "원문을 보여 줍니다. `javascript:`·`data:`는 `safety.url-scheme`이 따로 알립니다."))
 def link_scheme_rule(message: Message, context: Context):
     """The msgstr links with a scheme other than http, https or mailto (`tel:`, `intent:`,
     MyST's file-copying `path:`...) to a target the msgid does not have.
@@ -162,6 +192,8 @@ def link_scheme_rule(message: Message, context: Context):
         location: index.md:9
         msgid: See [the guide](guide.md).
         msgstr: "[안내](path:../../../etc/passwd)를 보세요."
+        expect:
+          - 'link `path:../../../etc/passwd` (path:) is not in the msgid; a published page links only with http, https or mailto'
 
     Good::
 
@@ -176,7 +208,10 @@ def link_scheme_rule(message: Message, context: Context):
                   "page links only with http, https or mailto")
 
 
-@rule("safety.new-url", severity="info", needs=("//", "mailto:"), markup=True)
+@rule("safety.new-url", severity="info", needs=("//", "mailto:"), markup=True,
+      explanation=(
+          "msgid에 없는 외부 URL을 msgstr에 넣을 수 없습니다. 번역된 사이트가 원문이 링크하지 않는 "
+          "곳을 링크하면 안 됩니다. 한국어 참고 자료는 번역 노트나 용어집에 적습니다."))
 def new_url(message: Message, context: Context):
     """The msgstr links to an external URL the msgid does not link to.
 
@@ -185,6 +220,8 @@ def new_url(message: Message, context: Context):
         location: installation.md:12
         msgid: Install JAX with pip.
         msgstr: pip로 JAX를 설치하세요. 자세히는 https://example.com 을 보세요.
+        expect:
+          - 'external URL `https://example.com` is not in the msgid; the published page may not link anywhere the original does not'
 
     Good::
 
@@ -206,7 +243,11 @@ def new_url(message: Message, context: Context):
                       "link anywhere the original does not")
 
 
-@rule("safety.raw", severity="error", needs=("raw", "include", "eval-rst"), blocks=(TEXT, CODE, MATH))
+@rule("safety.raw", severity="error", needs=("raw", "include", "eval-rst"), blocks=(TEXT, CODE, MATH),
+      code_languages=MARKUP_LANGUAGES,
+      explanation=(
+          "원시 내용을 끼워 넣는 지시어·역할(`raw`, `include`, `literalinclude`, `eval-rst`, "
+          "`:raw-html:`)은 msgid에 없으면 넣을 수 없습니다."))
 def raw_directive(message: Message, context: Context):
     """The msgstr adds a directive or role that embeds raw content (raw, include, eval-rst).
 
@@ -215,6 +256,8 @@ def raw_directive(message: Message, context: Context):
         location: index.rst:5
         msgid: Welcome to JAX.
         msgstr: "JAX에 오신 것을 환영합니다. :raw-html:`<script>alert(1)</script>`"
+        expect:
+          - '`:raw-html:`` embeds raw content and is not in the msgid'
 
     Good::
 
@@ -222,8 +265,6 @@ def raw_directive(message: Message, context: Context):
         msgid: Welcome to JAX.
         msgstr: JAX에 오신 것을 환영합니다.
     """
-    if message.block == CODE and message.language not in (None, "rst", "md", "markdown", "myst"):
-        return  # code blocks are compared token by token by code.tokens
     source = Counter(m.group(0).strip().lower() for m in _RAW.finditer(message.msgid))
     for match in _RAW.finditer(message.msgstr):
         key = match.group(0).strip().lower()
@@ -252,7 +293,11 @@ def file_references(text: str) -> Counter:
 
 
 @rule("safety.file", severity="error", needs=("download", "image", "figure", "include", "!["),
-      blocks=(TEXT, CODE, MATH))
+      blocks=(TEXT, CODE, MATH), code_languages=MARKUP_LANGUAGES,
+      explanation=(
+          "msgid에 없는 파일 참조(`{download}`, `:download:`, `image`, `figure`, `include`, "
+          "`![그림](경로)`)를 msgstr에 넣을 수 없습니다. 빌드가 다른 파일을 읽거나 사이트로 복사하게 "
+          "되기 때문입니다. 사이트 빌드는 이런 번역을 적용하지 않고 영어 원문을 보여 줍니다."))
 def file_reference(message: Message, context: Context):
     """The msgstr makes the build read or copy a file the msgid does not reference
     (a download, image, figure or include target).
@@ -262,6 +307,8 @@ def file_reference(message: Message, context: Context):
         location: index.md:7
         msgid: Download the notebook.
         msgstr: "노트북을 내려받으세요. {download}`비밀 <../../../etc/passwd>`"
+        expect:
+          - 'file reference `../../../etc/passwd` is not in the msgid; a translation may not make the build read or copy other files'
 
     Good::
 
@@ -269,8 +316,6 @@ def file_reference(message: Message, context: Context):
         msgid: Download {download}`the notebook <quickstart.ipynb>`.
         msgstr: "{download}`노트북 <quickstart.ipynb>`을 내려받으세요."
     """
-    if message.block == CODE and message.language not in (None, "rst", "md", "markdown", "myst"):
-        return
     extra = file_references(message.msgstr) - file_references(message.msgid)
     for target in extra.elements():
         yield Hit(f"file reference `{target}` is not in the msgid; a translation may not make "
@@ -292,7 +337,12 @@ def directives(text: str) -> Counter:
 
 
 @rule("safety.directive", severity="error", needs=("::", "```", "~~~", ":::"),
-      blocks=(TEXT, CODE, MATH))
+      blocks=(TEXT, CODE, MATH), code_languages=MARKUP_LANGUAGES,
+      explanation=(
+          "msgid에 없는 지시어(reST `.. 이름::`, 치환 정의 `.. |x| 이름::`, MyST ```` ```{이름} ````)는 "
+          "어떤 것이든 msgstr에 넣을 수 없습니다. 지시어는 메시지를 읽는 순간 실행되어 파일을 읽고"
+          "(`csv-table`, `mermaid`), 코드를 실행하고(`plot`), 모듈을 불러오거나(`automodule`) 페이지를 "
+          "바꿉니다(`meta`, `role`). 사이트 빌드는 이런 번역을 적용하지 않고 영어 원문을 보여 줍니다."))
 def new_directive(message: Message, context: Context):
     """The msgstr adds a directive the msgid does not have (any directive: they read
     files, run code or change the page when the message is parsed).
@@ -302,6 +352,8 @@ def new_directive(message: Message, context: Context):
         location: index.rst:5
         msgid: The results are below.
         msgstr: "결과는 아래와 같습니다.\\n\\n.. csv-table:: 결과\\n   :file: /etc/passwd"
+        expect:
+          - 'directive `csv-table` is not in the msgid; a translation may not add directives (they read files, run code or change the page)'
 
     Good::
 
@@ -309,8 +361,6 @@ def new_directive(message: Message, context: Context):
         msgid: The results are below.
         msgstr: 결과는 아래와 같습니다.
     """
-    if message.block == CODE and message.language not in (None, "rst", "md", "markdown", "myst"):
-        return
     extra = directives(message.msgstr) - directives(message.msgid)
     for name in sorted(extra.elements()):
         yield Hit(f"directive `{name}` is not in the msgid; a translation may not add "

@@ -164,6 +164,85 @@ def no_directives(on_refused: Callable[[str], None]):
     return swapped(lookup)
 
 
+# Modules of Sphinx whose ``setup`` registers its core directives and roles (read, not run).
+_SPHINX_SETUP_MODULES = ("sphinx.directives", "sphinx.directives.admonitions",
+                         "sphinx.directives.code", "sphinx.directives.other",
+                         "sphinx.directives.patches", "sphinx.domains.changeset",
+                         "sphinx.domains.index", "sphinx.roles")
+_REGISTERED = re.compile(r"(?:register_directive|add_directive|register_local_role|add_role)"
+                         r"\(\s*['\"]([\w:-]+)['\"]")
+_DOMAINS = ("python.PythonDomain", "std.StandardDomain", "c.CDomain", "cpp.CPPDomain",
+            "javascript.JavaScriptDomain", "rst.ReSTDomain", "math.MathDomain")
+
+
+@lru_cache(maxsize=1)
+def sphinx_names() -> tuple[frozenset[str], frozenset[str]]:
+    """(roles, directives) Sphinx itself provides: its domains' tables (each name
+    alone and as ``domain:name``), its doc roles, and the names its core modules'
+    ``setup`` registers, read from their source. Nothing is registered or run."""
+    import importlib
+    import inspect
+
+    roles: set[str] = set()
+    directives: set[str] = set()
+    for spec in _DOMAINS:
+        module, name = spec.rsplit(".", 1)
+        domain = getattr(importlib.import_module(f"sphinx.domains.{module}"), name)
+        roles.update(domain.roles)
+        roles.update(f"{domain.name}:{role}" for role in domain.roles)
+        directives.update(domain.directives)
+        directives.update(f"{domain.name}:{directive}" for directive in domain.directives)
+    sphinx_roles = importlib.import_module("sphinx.roles")
+    roles.update(sphinx_roles.generic_docroles)
+    roles.update(sphinx_roles.specific_docroles)
+    changeset = importlib.import_module("sphinx.domains.changeset")
+    directives.update(changeset.versionlabels)
+    for module in _SPHINX_SETUP_MODULES:
+        source = inspect.getsource(importlib.import_module(module).setup)
+        for found in _REGISTERED.finditer(source):
+            (roles if "role" in found.group(0) else directives).add(found.group(1))
+    return frozenset(roles), frozenset(directives)
+
+
+def _inert_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    from docutils import nodes
+
+    return [nodes.inline(rawtext, text)], []
+
+
+@contextlib.contextmanager
+def sphinx_tables(roles: frozenset[str] = frozenset(),
+                  directives: frozenset[str] = frozenset()) -> Iterator[None]:
+    """Directive and role tables as Sphinx sees them, with nothing behind them: a name
+    docutils or Sphinx knows, or one of ``roles``/``directives`` (those the msgid
+    uses: a project's own extensions), resolves to an inert stand-in that parses a
+    directive's content and runs nothing; any other name is unknown, as docutils
+    reports it. For ``syntax.parse``: Sphinx's roles are no parse error."""
+    from docutils.parsers.rst import directives as docutils_directives
+    from docutils.parsers.rst import roles as docutils_roles
+
+    real_directive, real_role = docutils_directives.directive, docutils_roles.role
+    known_roles = {r.lower() for r in roles}
+    known_directives = {d.lower() for d in directives}
+
+    def directive(name, language, document):
+        lowered = name.lower()
+        if lowered in known_directives or lowered in sphinx_names()[1]:
+            return _recording_directive(name), []
+        found, messages = real_directive(name, language, document)
+        return (None, messages) if found is None else (_recording_directive(name), [])
+
+    def role(name, language, lineno, reporter):
+        lowered = name.lower()
+        if lowered in known_roles or lowered in sphinx_names()[0]:
+            return _inert_role, []
+        found, messages = real_role(name, language, lineno, reporter)
+        return (None, messages) if found is None else (_inert_role, [])
+
+    with swapped(directive, role):
+        yield
+
+
 # ------------------------------------------------------------------ the parsers
 
 
@@ -182,6 +261,71 @@ def rst_parser():
     settings.file_insertion_enabled = False
     settings.raw_enabled = True  # raw nodes are built, and counted; nothing reads a file
     return parser, settings
+
+
+class _Machine:
+    """One reST state machine and inliner for the whole process.
+
+    ``Parser.parse`` builds a new state machine for every text: some fifteen states,
+    each compiling its transitions, which is most of the cost of parsing a one-line
+    message. Here they are built once and run again on each text, with the settings of
+    :func:`rst_parser` (file insertion off), exactly as ``Parser.parse`` runs them.
+    A parse that raises leaves the machine in an unknown state: it is then dropped.
+    """
+
+    def __init__(self):
+        from docutils.parsers.rst import states
+
+        _, self.settings = rst_parser()
+        self.machine = states.RSTStateMachine(state_classes=states.state_classes,
+                                              initial_state="Body")
+        self.inliner = _inliner_once()
+
+    def parse(self, text: str):
+        """A new document holding ``text`` parsed (what ``Parser.parse`` builds)."""
+        from docutils.parsers.rst import roles
+        from docutils.statemachine import string2lines
+        from docutils.utils import new_document
+
+        document = new_document("<message>", self.settings.copy())
+        lines = string2lines(text, tab_width=8, convert_whitespace=True)
+        if any(len(line) > self.settings.line_length_limit for line in lines):
+            document.append(document.reporter.error("Line exceeds the line-length-limit."))
+            return document
+        machine = self.machine
+        try:
+            machine.run(lines, document, inliner=self.inliner)
+        finally:
+            if document.note_source in machine.observers:
+                machine.detach_observer(document.note_source)
+            roles._roles.pop("", None)  # a `default-role` directive lasts one document
+        return document
+
+
+def _inliner_once():
+    """An Inliner whose patterns are built once: they depend only on the settings,
+    which are the same for every message (``RSTStateMachine.run`` would rebuild them)."""
+    from docutils.parsers.rst import states
+
+    inliner = states.Inliner()
+    inliner.init_customizations(rst_parser()[1])
+    inliner.init_customizations = lambda settings: None
+    return inliner
+
+
+_MACHINES: list[_Machine] = []
+
+
+def parse_rst(text: str):
+    """``text`` parsed by docutils with the quiet, file-free settings of
+    :func:`rst_parser`, through the one state machine of this process; the directive
+    and role tables in force (see :func:`swapped`) decide what runs."""
+    if not _MACHINES:
+        _MACHINES.append(_Machine())
+    machine = _MACHINES.pop()
+    document = machine.parse(text)  # raises: the machine is not put back
+    _MACHINES.append(machine)
+    return document
 
 
 @lru_cache(maxsize=1)
@@ -248,13 +392,12 @@ def _parse(text: str):
     """A reST text parsed by docutils with recorders for every directive and role."""
     from docutils.utils import new_document
 
-    parser, settings = rst_parser()
-    document = new_document("<message>", settings.copy())
     with recording() as parts:
         try:
-            parser.parse(text, document)
+            document = parse_rst(text)
         except Exception as err:  # a parser that gives up sees no structure we can vouch for
             parts[Part("unparsable", type(err).__name__)] += 1
+            document = new_document("<message>", rst_parser()[1].copy())
     return document, parts
 
 
@@ -301,14 +444,21 @@ def structure(text: str, syntax: str) -> Counter:
     return parts
 
 
-# Without one of these, neither parser builds any part (sound, and cheap to test):
-# reST parts need a backquote (roles, references), `|` (substitutions), `_` (targets,
-# references), `::` (directives), `@` (e-mail links), a field marker `:x:` or a URI
-# scheme (a letter or digit before `:`); MyST parts need `<`, `[`, `{`, a fence
-# (backquotes, tildes, colons), `)=` (a target), a leading `---` or `+++` (front matter,
-# breaks), `:` (field lists, fences), or a scheme for linkify-style URLs.
+# Without one of these, neither parser builds any part (sound, and cheap to test).
+# reST: interpreted text is a part only as a role (`:name:` right before or after its
+# backquotes: ":`", "`:") or a reference (a backquote right before `_`); `text` alone is
+# the default role, title-reference (a `.. default-role::` would need explicit markup);
+# a reference name ends in `_` or `__` followed by no letter or digit (docutils' end
+# string wants space or punctuation after it: ``my_var`` and 이름_을 are no reference);
+# explicit markup (directives, targets `.. _x: url`, substitution definitions) starts
+# with ".. ", an anonymous target with "__ "; substitutions need `|`; standalone links
+# an `@` or a URI scheme (a letter or digit before `:`); `::` and a field marker `:x`
+# are kept as before. MyST parts need `<`, `[`, `{`, a fence (backquotes, tildes,
+# colons), `)=` (a target), a leading `---` or `+++` (front matter, breaks), `:` (field
+# lists, fences), or a scheme for linkify-style URLs. tests/test_check_structure.py
+# holds the claim against docutils on generated text and on real catalogs.
 _MAY_HAVE_PARTS = {
-    "rst": re.compile(r"[`|_@]|::|(?:^|\s):[^:\s]|[A-Za-z0-9][:]"),
+    "rst": re.compile(r":`|`:|`_|_(?!\w)|[|@]|\.\.\s|__\s|::|(?:^|\s):[^:\s]|[A-Za-z0-9]:"),
     "myst": re.compile(r"[<\[{`~]|:::|^\s*:[^\s:]|\)=|^\s*(?:---|\+\+\+)|[A-Za-z0-9.+-]:", re.M),
 }
 
@@ -320,6 +470,8 @@ def may_have_parts(text: str, syntax: str) -> bool:
 
 def added(msgid: str, msgstr: str, syntaxes: tuple[str, ...]) -> list[Part]:
     """The parts the msgstr has and the msgid does not, under any of ``syntaxes``."""
+    if msgstr == msgid:
+        return []  # the same text parses the same (an untranslated copy, a code block)
     extra: Counter = Counter()
     for syntax in syntaxes:
         if not may_have_parts(msgstr, syntax):

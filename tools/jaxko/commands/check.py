@@ -62,6 +62,17 @@ def register(sub) -> None:
                              "are hints, not problems; hidden by default)")
     parser.add_argument("--fail-on", choices=("error", "warning"), default="error",
                         help="exit 1 on errors only (default) or on warnings too")
+    parser.add_argument("--fix", action="store_true",
+                        help="apply the fixes that have exactly one right answer (escaped "
+                             "space between markup and Hangul in reST, glossary spacing, a "
+                             "forbidden rendering whose entry names one, a particle after a "
+                             "word whose ending is certain), rewriting only those msgstrs; "
+                             "prints `file:line rule` per change, then what is left. With "
+                             "--select, only those rules' fixes. Safety findings are never "
+                             "fixed; fuzzy entries are never touched")
+    parser.add_argument("--diff", action="store_true",
+                        help="show the fixes --fix would apply as a unified diff and write "
+                             "nothing; exit 1 when there is something to fix, else 0")
     parser.set_defaults(func=run)
 
 
@@ -77,6 +88,19 @@ def run(args) -> int:
                       source_dir=args.source_dir, jobs=args.jobs,
                       progress=args.format == "text", prefilter=not args.no_prefilter,
                       cache_dir=None if args.no_cache else (args.cache_dir or cache.default_dir()))
+    if args.fix or args.diff:
+        from jaxko.check import fix
+
+        outcome = fix.run(options, show_info=args.show_info, write=not args.diff)
+        if args.diff:
+            sys.stdout.write(outcome.diff())
+            return 1 if outcome.changes else 0
+        # Keep stdout parseable for --format json/github: the changes go to stderr there.
+        changes_out = sys.stdout if args.format == "text" else sys.stderr
+        for change in outcome.changes:
+            for rule in change.rules:
+                changes_out.write(f"{change.path}:{change.line} {rule}\n")
+        changes_out.flush()
     result = run_check(options)
     if not args.show_info:
         result.findings = [f for f in result.findings if f.severity != "info"]
