@@ -21,6 +21,11 @@ Two steps, the same on both sides of the search:
 * Keys of one- and two-syllable Korean words carry an invisible mark
   (:data:`SHORT_MARK`), so searchtools.js treats them as required terms like any
   longer word (see the comment at :data:`SHORT_MARK`).
+* ``static/jaxko-search.js`` (search.html only) replaces the result excerpts of
+  searchtools.js, which looked for those keys, marks and all, in the page text and so
+  showed no excerpt for most Korean results: it finds the query's words (keys without
+  the mark, words as typed and their stems) in the article, without the theme's
+  buttons or the translation banner, and highlights them.
 """
 
 from __future__ import annotations
@@ -377,6 +382,23 @@ def _save_cache(app, exc) -> None:
         cache.save()
 
 
+SCRIPT = "jaxko-search.js"
+
+
+def _search_page(app, pagename, templatename, context, doctree) -> None:
+    """Load the excerpt script on search.html, after searchtools.js (``defer``)."""
+    if pagename == "search" and app.config.jaxko_korean_search:
+        app.add_js_file(SCRIPT, defer="defer")
+
+
+def _copy_script(app, exc) -> None:
+    if exc is None and app.builder.format == "html" and app.config.jaxko_korean_search:
+        from sphinx.util.fileutil import copy_asset_file
+
+        copy_asset_file(Path(__file__).parent / "static" / SCRIPT,
+                        Path(app.outdir) / "_static" / SCRIPT, force=True)
+
+
 def setup(app):
     from jaxko import paths
 
@@ -386,4 +408,6 @@ def setup(app):
                          "html", types=[str])
     app.connect("config-inited", _register)
     app.connect("build-finished", _save_cache)
+    app.connect("html-page-context", _search_page)
+    app.connect("build-finished", _copy_script)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
