@@ -404,8 +404,10 @@ def setup(app):
 
     app.add_config_value("jaxko_korean_search", True, "html", types=[bool])
     app.add_config_value("jaxko_search_morphology", True, "html", types=[bool])
+    # "env": another glossary file re-reads the pages (the glossary page depends on
+    # the file it read, which a switch to another file does not touch).
     app.add_config_value("jaxko_glossary_path", str(paths.repo_root() / "glossary" / "ko.yaml"),
-                         "html", types=[str])
+                         "env", types=[str])
     app.connect("config-inited", _register)
     app.connect("build-finished", _save_cache)
     app.connect("html-page-context", _search_page)
