@@ -183,6 +183,8 @@ class Progress:
 
     @staticmethod
     def _sphinx_line(counts: dict) -> str:
+        if not counts["read"] and not counts["page"]:
+            return "loading the extensions and the environment"
         return (f"{counts['doc']}/{counts['read']} documents read, "
                 f"{counts['page']} pages written")
 
@@ -267,11 +269,12 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     locale_dir = (locale_dir or paths.locale_dir(root)).resolve()
     if glossary is not None and not glossary.is_file():
         raise UserError("glossary not found; pass --glossary FILE", glossary)
-    check_inputs(locale_dir, language, assignments,
-                 (glossary or root / "glossary" / "ko.yaml").resolve())
-    defines = {"language": language, "locale_dirs": str(locale_dir)}
-    if glossary is not None:
-        defines["jaxko_glossary_path"] = str(glossary.resolve())
+    # The glossary checked here is the one the pages read (not conf.py's default, which
+    # follows $JAXKO_ROOT rather than ``root``).
+    glossary = (glossary or root / "glossary" / "ko.yaml").resolve()
+    check_inputs(locale_dir, language, assignments, glossary)
+    defines = {"language": language, "locale_dirs": str(locale_dir),
+               "jaxko_glossary_path": str(glossary)}
     if assignments is not None:
         defines["jaxko_assignments_path"] = str(assignments.resolve())
     if language != "en":
