@@ -91,7 +91,10 @@ def load_records(path: Path) -> dict[str, Record]:
     if not path.is_file():
         return {}
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        # libyaml's loader when PyYAML has it: every site build reads all records
+        # (banners, progress page), which the pure-Python loader made seconds long.
+        data = yaml.load(path.read_text(encoding="utf-8"),
+                         Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or []
     except yaml.YAMLError as err:
         line = getattr(getattr(err, "problem_mark", None), "line", None)
         raise UserError("not valid YAML; fix the file or restore it from git",
