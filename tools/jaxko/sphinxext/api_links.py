@@ -6,7 +6,8 @@ pages). A ``{ref}`` to a label defined there, or a ``{doc}`` to such a page, wou
 upstream docs instead (config ``jaxko_upstream_docs_url``).
 
 A toctree entry naming such a page (``index.rst``, ``extensions.rst``,
-``pallas/index.rst``) is left out of the toctree when its document is read. Sphinx would
+``pallas/index.rst``) is left out of the toctree when its document is read for HTML
+(gettext extracts the documents as they are). Sphinx would
 leave it out too, with a warning, but it also marks the document "reread always", so
 every incremental build read and wrote those pages again.
 """
@@ -101,7 +102,8 @@ def _join(docname: str, target: str) -> str:
 
 def _source_read(app, docname: str, source: list[str]) -> None:
     patterns = app.config.jaxko_api_pages
-    if not patterns or "toctree::" not in source[0] \
+    # Not for gettext: the extracted messages (and their locations) stay as they were.
+    if not patterns or app.builder.name == "gettext" or "toctree::" not in source[0] \
             or app.env.doc2path(docname).suffix != ".rst":
         return
     if not hasattr(app.env, "_jaxko_api_docnames"):
