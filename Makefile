@@ -5,6 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 JAXKO := $(BIN)/jaxko
 STAMP := $(VENV)/.installed-stamp
+# mermaid for the site's diagrams, from the npm registry (jaxko.sphinxext.offline_mermaid)
+MERMAID := $(VENV)/.mermaid-stamp
 export PATH := $(abspath $(BIN)):$(PATH)
 export JAX_PLATFORMS ?= cpu
 
@@ -23,12 +25,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m compileall -q tools/jaxko
 	@touch $(STAMP)
 
-setup: system-deps $(STAMP)  ## create .venv, install the project, tests and notebook extras
+$(MERMAID): tools/jaxko/sphinxext/offline_mermaid.py | $(STAMP)
+	$(BIN)/python -m jaxko.sphinxext.offline_mermaid
+	@touch $(MERMAID)
+
+setup: system-deps $(STAMP) $(MERMAID)  ## create .venv, install the project, tests and notebook extras
 
 system-deps:  ## Debian packages tests need (cmake/g++ for ffi.md, Chromium + Korean fonts)
 	@bash .ci/system-deps.sh
 
-upstream: $(STAMP)  ## stage the pinned upstream docs into _build/upstream
+upstream: $(STAMP) $(MERMAID)  ## stage the pinned upstream docs into _build/upstream
 	$(JAXKO) upstream sync
 
 gettext: upstream  ## extract messages (.pot) with Sphinx's gettext builder

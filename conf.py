@@ -62,6 +62,7 @@ extensions = [
     "jaxko.sphinxext.korean_outputs",
     "jaxko.sphinxext.build_progress",
     "jaxko.sphinxext.offline_math",  # MathJax from PyPI (sphinx-mathjax-offline), no CDN
+    "jaxko.sphinxext.offline_mermaid",  # mermaid from the npm registry (make setup), no CDN
 ]
 if SCOPE == "full":
     extensions.append("sphinx.ext.viewcode")

@@ -31,9 +31,9 @@ def _outputs(page: Path) -> list[str]:
     return [" ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", b)).split()) for b in blocks]
 
 
-def _site(project: Path, docs: Path, name: str) -> site_build.SiteResult:
+def _site(project: Path, docs: Path, name: str, progress: bool = False) -> site_build.SiteResult:
     return site_build.build(execute=True, root=REPO, srcdir=docs, outdir=project / name,
-                            locale_dir=project / "locale")
+                            locale_dir=project / "locale", progress=progress)
 
 
 def _edit(project: Path, old: str, new: str) -> None:
@@ -44,12 +44,18 @@ def _edit(project: Path, old: str, new: str) -> None:
     catalogs.save(po, path)
 
 
-def test_pages_and_downloads_show_the_korean_outputs(project, tmp_path):
+def test_pages_and_downloads_show_the_korean_outputs(project, tmp_path, capsys, monkeypatch):
     docs = tmp_path / "docs"
     shutil.copytree(DOCS, docs)
-    first = _site(project, docs, "html")
+    monkeypatch.setenv("JAXKO_PROGRESS_INTERVAL", "0.2")
+    first = _site(project, docs, "html", progress=True)
     results = {r.notebook: r for r in first.verify.results}
     assert results["myst_tiny.md"].executed
+    # not a terminal: lines with the notebooks executed so far while they run
+    ran = sum(r.executed for r in first.verify.results)
+    counts = re.findall(r"^executing Korean notebooks: (\d+)/(\d+) notebooks executed, \d+ s$",
+                        capsys.readouterr().err, re.M)
+    assert counts and all(int(total) == ran for _done, total in counts), counts
     assert "합: 6" in _outputs(first.outdir / "myst_tiny.html")
     assert not any("sum:" in o for o in _outputs(first.outdir / "myst_tiny.html"))
     download = project / "_build" / "notebooks" / "ko" / "myst_tiny.ipynb"

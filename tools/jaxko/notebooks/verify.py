@@ -517,7 +517,8 @@ def _run_pytest(command, env, cwd: Path, events: Path, total: int, progress: boo
         stop = threading.Event()
         watcher = None
         if progress:
-            watcher = threading.Thread(target=_watch, args=(events, total, stop), daemon=True)
+            watcher = threading.Thread(target=_watch, args=(events, total, stop, progress),
+                                       daemon=True)
             watcher.start()
         try:
             proc.wait()
@@ -536,7 +537,14 @@ def _run_pytest(command, env, cwd: Path, events: Path, total: int, progress: boo
                         + " | ".join(line.strip() for line in tail)[:400])
 
 
-def _watch(events: Path, total: int, stop: threading.Event) -> None:
+def _watch(events: Path, total: int, stop: threading.Event, progress=True) -> None:
+    """A bar of notebooks executed, or ``progress(executed, total)`` if it is a callable
+    (`jaxko site build` prints lines from it when its output is no terminal)."""
+    if callable(progress):
+        while not stop.wait(0.5):
+            progress(len(events.read_text(encoding="utf-8").splitlines()), total)
+        progress(len(events.read_text(encoding="utf-8").splitlines()), total)
+        return
     from tqdm import tqdm
 
     with tqdm(total=total, unit="notebook", leave=False) as bar:

@@ -11,7 +11,8 @@ One extension per concern, each a module with its own ``setup``:
 * :mod:`.status`: per-page banner (progress, credits, English original, downloads);
 * :mod:`.pages`: the 번역 용어집 and 번역 현황 pages, linked from the navigation;
 * :mod:`.typography`: Korean-first fonts and line breaking;
-* :mod:`.theme`: the theme's Korean strings where its own catalog reads badly.
+* :mod:`.theme`: the theme's Korean strings where its own catalog reads badly;
+* :mod:`.offsite`: remote images and embeds become links (no request to another host).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ MODULES = (
     "jaxko.site.pages",
     "jaxko.site.typography",
     "jaxko.site.theme",
+    "jaxko.site.offsite",
 )
 
 

@@ -16,6 +16,7 @@ files carry them; MyST-NB executes nothing. ``language="en"`` keeps MyST-NB's ca
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sys
 import tempfile
@@ -63,8 +64,11 @@ class SiteResult:
         return [w for w in self.warnings if accepted_reason(w) is None]
 
 
-def check_inputs(locale_dir: Path, language: str, assignments: Path | None) -> None:
-    """Fail early, with one line, on inputs the banners and progress page read."""
+def check_inputs(locale_dir: Path, language: str, assignments: Path | None,
+                 glossary: Path | None = None) -> None:
+    """Fail early, with one line, on inputs the pages read: the catalogs, assignments and
+    review records (banners, progress page) and the glossary (glossary page, search)."""
+    from jaxko import glossary as glossary_model
     from jaxko.workflow import stats
 
     if language == "en":
@@ -74,26 +78,80 @@ def check_inputs(locale_dir: Path, language: str, assignments: Path | None) -> N
         raise UserError(f"no {language} catalogs here; run `jaxko update` or pass --locale-dir",
                         catalogs)
     stats.document_stats(locale_dir, language, assignments_path=assignments)
+    if glossary is not None:
+        glossary_model.load(glossary)
 
 
 class Progress:
-    """Stages of a build on stderr: live bars on a terminal, else one line per stage."""
+    """Stages of a build on stderr: live bars on a terminal; otherwise (a CI log, a pipe)
+    one line per stage and, while a long stage runs, a line with its counts at least
+    every :data:`INTERVAL` seconds (``$JAXKO_PROGRESS_INTERVAL`` sets another)."""
 
-    def __init__(self, enabled: bool, stream=None) -> None:
+    INTERVAL = 10.0
+
+    def __init__(self, enabled: bool, stream=None, interval: float | None = None) -> None:
         self.stream = stream or sys.stderr
         self.enabled = enabled
         self.live = enabled and self.stream.isatty()
+        if interval is None:
+            interval = float(os.environ.get("JAXKO_PROGRESS_INTERVAL") or self.INTERVAL)
+        self.interval = interval
+
+    def say(self, line: str) -> None:
+        print(line, file=self.stream, flush=True)
 
     def done(self, stage: str, started: float, detail: str = "") -> None:
         if self.enabled:
             took = time.perf_counter() - started
-            print(f"{stage}: {detail + ', ' if detail else ''}{took:.1f} s", file=self.stream,
-                  flush=True)
+            self.say(f"{stage}: {detail + ', ' if detail else ''}{took:.1f} s")
 
     def start(self, stage: str) -> float:
         if self.live:
-            print(f"{stage}...", file=self.stream, flush=True)
+            self.say(f"{stage}...")
         return time.perf_counter()
+
+    @contextlib.contextmanager
+    def heartbeat(self, stage: str, describe):
+        """Not on a terminal: ``stage: <describe()>, N s`` every interval while it runs."""
+        if not self.enabled or self.live:
+            yield
+            return
+        stop = threading.Event()
+        started = time.perf_counter()
+
+        def beat() -> None:
+            while not stop.wait(self.interval):
+                self.say(f"{stage}: {describe()}, {time.perf_counter() - started:.0f} s")
+
+        thread = threading.Thread(target=beat, daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
+
+    @contextlib.contextmanager
+    def notebooks(self):
+        """Progress of the notebook run: a bar on a terminal, else heartbeat lines.
+
+        Yields what to pass as ``verify(progress=...)``: True (its own bar) or a
+        callable ``(executed, total)`` that keeps the counts for the heartbeat."""
+        if self.live or not self.enabled:
+            yield self.live
+            return
+        counts = {"done": 0, "total": None}
+
+        def update(done: int, total: int) -> None:
+            counts.update(done=done, total=total)
+
+        def describe() -> str:
+            if counts["total"] is None:
+                return "checking which notebooks changed"
+            return f"{counts['done']}/{counts['total']} notebooks executed"
+
+        with self.heartbeat("executing Korean notebooks", describe):
+            yield update
 
     @contextlib.contextmanager
     def sphinx(self, env: dict):
@@ -127,8 +185,20 @@ class Progress:
             elif kind in counts:
                 counts[kind] += 1
 
+    @staticmethod
+    def _sphinx_line(counts: dict) -> str:
+        if not counts["read"] and not counts["page"]:
+            return "loading the extensions and the environment"
+        return (f"{counts['doc']}/{counts['read']} documents read, "
+                f"{counts['page']} pages written")
+
     def _watch(self, events: Path, counts: dict, stop: threading.Event) -> None:
         if not self.live:
+            started = time.perf_counter()
+            while not stop.wait(self.interval):
+                self._count(events, counts)
+                self.say(f"Sphinx: {self._sphinx_line(counts)}, "
+                         f"{time.perf_counter() - started:.0f} s")
             return
         from tqdm import tqdm
 
@@ -154,9 +224,10 @@ def verify_mod():
     return verify
 
 
-def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress: bool = False):
+def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress=False):
     """Execute the Korean notebooks (verify: only those whose code changed) and put
-    each run's outputs into the notebook offered for download."""
+    each run's outputs into the notebook offered for download. ``progress``: as
+    ``verify``'s (a bar when True, or a callable given the executed and total counts)."""
     import nbformat
 
     from jaxko.catalogs import write_text_atomic
@@ -203,12 +274,14 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     default_out = "html" if language == "ko" else f"html-{language}"
     outdir = (outdir or paths.build_dir(root) / default_out).resolve()
     locale_dir = (locale_dir or paths.locale_dir(root)).resolve()
-    check_inputs(locale_dir, language, assignments)
-    defines = {"language": language, "locale_dirs": str(locale_dir)}
-    if glossary is not None:
-        if not glossary.is_file():
-            raise UserError("glossary not found", glossary)
-        defines["jaxko_glossary_path"] = str(glossary.resolve())
+    if glossary is not None and not glossary.is_file():
+        raise UserError("glossary not found; pass --glossary FILE", glossary)
+    # The glossary checked here is the one the pages read (not conf.py's default, which
+    # follows $JAXKO_ROOT rather than ``root``).
+    glossary = (glossary or root / "glossary" / "ko.yaml").resolve()
+    check_inputs(locale_dir, language, assignments, glossary)
+    defines = {"language": language, "locale_dirs": str(locale_dir),
+               "jaxko_glossary_path": str(glossary)}
     if assignments is not None:
         defines["jaxko_assignments_path"] = str(assignments.resolve())
     if language != "en":
@@ -239,7 +312,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     report = None
     if korean_outputs:
         started = shown.start("executing Korean notebooks (jaxko notebooks verify)")
-        report = run_korean_notebooks(srcdir, notebook_summary.out_dir, shown.live)
+        with shown.notebooks() as notebook_progress:
+            report = run_korean_notebooks(srcdir, notebook_summary.out_dir, notebook_progress)
         ran = [r for r in report.results if r.executed]
         shown.done("executed Korean notebooks", started,
                    f"{len(ran)} run, {report.count('cached')} unchanged (cached), "

@@ -120,42 +120,85 @@ def _table(headers: list[str], rows: list[list], classes: list[str],
 # ---------------------------------------------------------------------------- glossary
 
 
+GLOSSARY_COLUMNS = ("원문 용어", "정한 번역", "허용하는 번역", "쓰지 않는 번역", "참고")
+GLOSSARY_FILTER = (
+    '<div class="jaxko-glossary-filter" hidden>'
+    '<label for="jaxko-glossary-filter">용어 찾기</label> '
+    '<input type="search" id="jaxko-glossary-filter" autocomplete="off" spellcheck="false" '
+    'placeholder="영어나 한국어로 입력하세요(예: array, 배열)"> '
+    '<span class="jaxko-glossary-count" role="status" aria-live="polite"></span></div>')
+GLOSSARY_SCRIPT = "jaxko-glossary.js"
+
+
+def _glossary_cell(label: str, content, column: int) -> nodes.entry:
+    """One cell: a label the phone layout shows (the column's header), then the text."""
+    para = nodes.paragraph()
+    para += nodes.inline("", label, classes=["jaxko-label"])
+    if isinstance(content, str):
+        para += nodes.Text(content)
+    else:
+        para.extend(content)
+    empty = isinstance(content, str) and not content
+    return nodes.entry("", para, classes=[f"jaxko-col-{column}"] + (["jaxko-empty"] if empty else []))
+
+
+def glossary_table(terms) -> nodes.table:
+    """All terms as a table; each row also reads as a card on a phone (jaxko-site.css)."""
+    table = nodes.table(classes=["jaxko-glossary", "colwidths-auto"])
+    group = nodes.tgroup(cols=len(GLOSSARY_COLUMNS))
+    table += group
+    for _column in GLOSSARY_COLUMNS:  # widths from the content (colwidths-auto)
+        group += nodes.colspec(colwidth=1)
+    head = nodes.thead()
+    group += head
+    row = nodes.row()
+    for text in GLOSSARY_COLUMNS:
+        row += nodes.entry("", _para(text))
+    head += row
+    body = nodes.tbody()
+    group += body
+    for term in sorted(terms, key=lambda t: t.en.casefold()):
+        if term.keep:
+            korean = "원문 그대로" + (f" (읽기: {term.reading})" if term.reading else "")
+        else:
+            korean = term.ko or ""
+        english = [nodes.strong(text=term.en)]
+        if term.pos:
+            english.append(nodes.Text(f" ({term.pos})"))
+        row = nodes.row(classes=["jaxko-term"])
+        cells = [english, korean, ", ".join(term.variants), ", ".join(term.forbidden),
+                 term.note or ""]
+        for column, (label, content) in enumerate(zip(GLOSSARY_COLUMNS, cells)):
+            row += _glossary_cell(label, content, column)
+        body += row
+    return table
+
+
 class GlossaryDirective(Directive):
-    """``.. jaxko-glossary::`` the glossary as a table (from ``jaxko_glossary_path``)."""
+    """``.. jaxko-glossary::`` the glossary as a table (from ``jaxko_glossary_path``).
+
+    A glossary that is missing or does not load stops the build (``jaxko site build``
+    reports it before Sphinx starts): the page never shows a placeholder instead."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        env = self.state.document.settings.env
-        path = Path(env.config.jaxko_glossary_path)
-        lead = _para(PAGES["glossary"][2])
-        if not path.is_file():
-            return [lead, _para("용어집 파일이 아직 없습니다.")]
-        env.note_dependency(str(path))
+        from sphinx.errors import ExtensionError
+
         from jaxko import glossary
         from jaxko.errors import UserError
+
+        env = self.state.document.settings.env
+        path = Path(env.config.jaxko_glossary_path)
         try:
             terms = glossary.load(path).terms
         except UserError as err:
-            logger.warning("glossary page: %s", err.format(), location=(env.docname, 1),
-                           type="jaxko", subtype="glossary")
-            return [lead, _para("용어집을 읽지 못했습니다. `jaxko check`로 확인하세요.")]
-        rows = []
-        for term in sorted(terms, key=lambda t: t.en.casefold()):
-            if term.keep:
-                korean = "원문 그대로" + (f" (읽기: {term.reading})" if term.reading else "")
-            else:
-                korean = term.ko or ""
-            en = nodes.paragraph()
-            en += nodes.strong(text=term.en)
-            if term.pos:
-                en += nodes.Text(f" ({term.pos})")
-            rows.append([en, korean, ", ".join(term.variants), ", ".join(term.forbidden),
-                         term.note or ""])
+            raise ExtensionError(f"glossary page: {err.format()}") from None
+        env.note_dependency(str(path))
+        lead = _para(PAGES["glossary"][2])
         summary = _para(f"용어 {len(terms)}개. 원문 용어의 알파벳 순서입니다.")
-        table = _table(["원문 용어", "정한 번역", "허용하는 번역", "쓰지 않는 번역", "참고"],
-                       rows, ["jaxko-glossary"], widths=[3, 3, 3, 3, 5])
-        return [lead, summary, table]
+        search = nodes.raw("", GLOSSARY_FILTER, format="html")
+        return [lead, summary, search, glossary_table(terms)]
 
 
 # ---------------------------------------------------------------------------- progress
@@ -302,8 +345,23 @@ class ProgressDirective(Directive):
         return _para(ref)
 
 
+def _glossary_script(app, pagename, templatename, context, doctree) -> None:
+    if pagename == f"{FOLDER}/glossary" and is_translated_html(app) and app.config.jaxko_site_pages:
+        app.add_js_file(GLOSSARY_SCRIPT, defer="defer")
+
+
+def _copy_glossary_script(app, exception) -> None:
+    if exception is None and is_translated_html(app) and app.config.jaxko_site_pages:
+        from sphinx.util.fileutil import copy_asset_file
+
+        copy_asset_file(Path(__file__).parent / "static" / GLOSSARY_SCRIPT,
+                        Path(app.outdir) / "_static" / GLOSSARY_SCRIPT, force=True)
+
+
 def setup(app):
     app.add_config_value("jaxko_site_pages", True, "env", types=[bool])
+    app.connect("html-page-context", _glossary_script)
+    app.connect("build-finished", _copy_glossary_script)
     app.add_directive("jaxko-glossary", GlossaryDirective)
     app.add_directive("jaxko-progress", ProgressDirective)
     app.connect("builder-inited", _builder_inited)

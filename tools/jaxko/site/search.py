@@ -21,6 +21,11 @@ Two steps, the same on both sides of the search:
 * Keys of one- and two-syllable Korean words carry an invisible mark
   (:data:`SHORT_MARK`), so searchtools.js treats them as required terms like any
   longer word (see the comment at :data:`SHORT_MARK`).
+* ``static/jaxko-search.js`` (search.html only) replaces the result excerpts of
+  searchtools.js, which looked for those keys, marks and all, in the page text and so
+  showed no excerpt for most Korean results: it finds the query's words (keys without
+  the mark, words as typed and their stems) in the article, without the theme's
+  buttons or the translation banner, and highlights them.
 """
 
 from __future__ import annotations
@@ -126,8 +131,12 @@ SHORT_MARK = "\u200d"
 _SHORT_HANGUL = re.compile(r"^[가-힣]{1,2}$")
 
 
+@functools.lru_cache(maxsize=1 << 17)
 def stem(word: str) -> str:
-    """The index/query key of a word; :data:`JS_STEMMER` computes the same in JS."""
+    """The index/query key of a word; :data:`JS_STEMMER` computes the same in JS.
+
+    Cached: the indexer asks for every word of every page, mostly the same few
+    thousand words, and each Korean one walks the particle table."""
     word = word.lower()
     if HANGUL.search(word):
         word = strip_particles(word)
@@ -197,13 +206,19 @@ var Stemmer = function() {
 JS_STEMMER = _js_stemmer()
 
 
+KIWI_OPTIONS = {"load_typo_dict": False, "load_multi_dict": False}
+
+
 class KoreanMorphology:
     """Nouns of Korean text by Kiwi, with the glossary's renderings as known words."""
 
     def __init__(self, user_words: Iterable[str] = ()):
         from kiwipiepy import Kiwi  # imported here: a second of model loading
 
-        self.kiwi = Kiwi()
+        # Without the typo and multi-word dictionaries: the model loads in half the time
+        # (every build with new Korean text loads it), and the nouns of all of the
+        # site's text came out the same without them.
+        self.kiwi = Kiwi(**KIWI_OPTIONS)
         for word in sorted(set(user_words)):
             if HANGUL.search(word) and " " not in word:
                 self.kiwi.add_user_word(word, "NNG", 0.0)
@@ -282,7 +297,8 @@ def _signature(glossary: str | None) -> str:
         version = "none"
     path = Path(glossary) if glossary else None
     digest = hashlib.sha256(path.read_bytes()).hexdigest() if path and path.is_file() else ""
-    return f"kiwipiepy {version}; glossary {digest}"
+    options = ",".join(f"{k}={v}" for k, v in sorted(KIWI_OPTIONS.items()))
+    return f"kiwipiepy {version} ({options}); glossary {digest}"
 
 
 @functools.lru_cache(maxsize=4)
@@ -377,13 +393,34 @@ def _save_cache(app, exc) -> None:
         cache.save()
 
 
+SCRIPT = "jaxko-search.js"
+
+
+def _search_page(app, pagename, templatename, context, doctree) -> None:
+    """Load the excerpt script on search.html, after searchtools.js (``defer``)."""
+    if pagename == "search" and app.config.jaxko_korean_search:
+        app.add_js_file(SCRIPT, defer="defer")
+
+
+def _copy_script(app, exc) -> None:
+    if exc is None and app.builder.format == "html" and app.config.jaxko_korean_search:
+        from sphinx.util.fileutil import copy_asset_file
+
+        copy_asset_file(Path(__file__).parent / "static" / SCRIPT,
+                        Path(app.outdir) / "_static" / SCRIPT, force=True)
+
+
 def setup(app):
     from jaxko import paths
 
     app.add_config_value("jaxko_korean_search", True, "html", types=[bool])
     app.add_config_value("jaxko_search_morphology", True, "html", types=[bool])
+    # "env": another glossary file re-reads the pages (the glossary page depends on
+    # the file it read, which a switch to another file does not touch).
     app.add_config_value("jaxko_glossary_path", str(paths.repo_root() / "glossary" / "ko.yaml"),
-                         "html", types=[str])
+                         "env", types=[str])
     app.connect("config-inited", _register)
     app.connect("build-finished", _save_cache)
+    app.connect("html-page-context", _search_page)
+    app.connect("build-finished", _copy_script)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

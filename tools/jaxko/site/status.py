@@ -40,7 +40,11 @@ def locale_dir(app) -> Path:
 
 
 def load_stats(app) -> dict:
-    """docname -> jaxko.workflow.stats.DocumentStats; {} (with a warning) on bad input."""
+    """docname -> jaxko.workflow.stats.DocumentStats. A catalog, assignments file or
+    review record that does not read stops the build with its one-line message (the
+    pages never show without their banners instead)."""
+    from sphinx.errors import ExtensionError
+
     from jaxko.errors import UserError
     from jaxko.workflow import stats
 
@@ -49,9 +53,7 @@ def load_stats(app) -> dict:
         return stats.document_stats(locale_dir(app), app.config.language,
                                     assignments_path=Path(assignments) if assignments else None)
     except UserError as err:
-        logger.warning("translation status not shown: %s", err.format(), type="jaxko",
-                       subtype="status")
-        return {}
+        raise ExtensionError(f"translation status: {err.format()}") from None
 
 
 def percent_text(value: float) -> str:

@@ -1,0 +1,331 @@
+"""The real Korean site, as a reader meets it, in headless Chromium.
+
+The pinned upstream (../shared/upstream) staged into a temporary folder and built with
+the committed catalogs and glossary (`jaxko site build --no-execute`, the same
+Sphinx, extensions and theme as `make html`), served on a local port. One build for
+the module: searching (an excerpt for every result, its words highlighted), requests
+(nothing from another host), the glossary page at phone and desktop widths, the
+index's title. Screenshots go to _build/test-artifacts/.
+
+``JAXKO_TEST_SITE=_build/html`` reuses a site built by `make html` instead (quick
+runs while working on the site; the test suite builds its own).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from conftest import ROOT, SHARED_UPSTREAM
+from test_site_browser import ARTIFACTS, browser, serve  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory) -> Path:
+    reuse = os.environ.get("JAXKO_TEST_SITE")
+    if reuse:
+        return Path(reuse).resolve()
+    if not (SHARED_UPSTREAM / "docs").is_dir():
+        pytest.fail(f"pinned upstream copy missing at {SHARED_UPSTREAM}")
+    from jaxko import upstream
+    from jaxko.site import build as site_build
+
+    tmp = tmp_path_factory.mktemp("real-site")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JAXKO_ROOT", str(tmp))
+        staged = tmp / "upstream"
+        upstream.sync(str(SHARED_UPSTREAM), root=ROOT, dest=staged)
+        result = site_build.build(execute=False, root=ROOT, srcdir=staged / "docs",
+                                  outdir=tmp / "html")
+    return result.outdir
+
+
+@pytest.fixture(scope="module")
+def served(real_site):
+    yield from serve(real_site)
+
+
+@pytest.fixture
+def page(browser):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ko-KR")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+# ------------------------------------------------------------------------------ search
+
+# Finished: searchtools.js replaces the title "Searching" and its pulsing dots (a span)
+# by "Search Results"; then every result's excerpt arrives with its fetched page.
+EXCERPTS_DONE = """() => {
+  const title = document.querySelector('#search-results h2');
+  const items = [...document.querySelectorAll('#search-results ul.search li')];
+  return title && !title.querySelector('span') && items.length > 0
+    && items.every(li => li.querySelector('p.context'));
+}"""
+
+RESULTS = """() => [...document.querySelectorAll('#search-results ul.search li')].map(li => {
+  const context = li.querySelector('p.context');
+  return {href: li.querySelector('a').getAttribute('href'),
+          text: context ? context.innerText : '',
+          marked: context ? [...context.querySelectorAll('.highlighted')].map(s => s.innerText) : []};
+})"""
+
+
+def search(page, served: str, query: str) -> list[dict]:
+    page.goto(f"{served}/search.html?q={query}")
+    page.wait_for_function(EXCERPTS_DONE, timeout=60_000)
+    return page.evaluate(RESULTS)
+
+
+def test_search_says_how_many_pages_it_found(served, page):
+    """Sphinx's Korean catalog has an empty translation of this message (no count)."""
+    results = search(page, served, "배열")
+    status = page.locator("#search-results p.search-summary").inner_text()
+    assert f"{len(results)}개" in status, status
+
+
+@pytest.mark.parametrize("query, words", [
+    ("배열", ["배열"]),
+    ("함수", ["함수"]),
+    ("배열을", ["배열"]),
+    ("함수의", ["함수"]),
+    ("자동 미분", ["자동", "미분"]),
+    ("합성곱", ["합성곱"]),
+    ("vmap", ["vmap"]),
+])
+def test_every_result_has_an_excerpt_with_the_query_highlighted(served, page, query, words):
+    results = search(page, served, query)
+    assert len(results) >= 3, results
+    without = [r["href"] for r in results if not r["text"].strip(" .…")]
+    assert not without, f"{len(without)} of {len(results)} results without an excerpt: {without[:5]}"
+    unmarked = [(r["href"], r["text"][:80]) for r in results
+                if not any(w in m.lower() for m in r["marked"] for w in words)]
+    assert not unmarked, f"{len(unmarked)} of {len(results)} excerpts without the query: {unmarked[:3]}"
+    chrome = [r["href"] for r in results if re.search(r"System Settings|Light\s+Dark", r["text"])]
+    assert not chrome, chrome
+    if query == "배열":
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "real-site-search.png"), full_page=False)
+
+
+# ---------------------------------------------------------------- other hosts: none
+
+# Pages a reader opens first, and the pages with what used to come from elsewhere:
+# mermaid (the-training-cookbook; search and genindex imported it too), notebook
+# badges and a remote logo (Neural_Network_and_Data_Loading), a YouTube player
+# (beginner_guide), remote diagrams (pallas/tpu/distributed).
+PAGES = ["index.html", "search.html?q=배열", "genindex.html",
+         "notebooks/Neural_Network_and_Data_Loading.html", "translation/glossary.html",
+         "translation/progress.html", "the-training-cookbook.html", "beginner_guide.html",
+         "pallas/tpu/distributed.html", "key-concepts.html"]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_requests_nothing_from_another_host(served, page, name):
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{served}/{name}")
+    page.wait_for_load_state("networkidle")
+    if name.startswith("search"):
+        page.wait_for_function(EXCERPTS_DONE, timeout=60_000)
+        page.wait_for_load_state("networkidle")
+    local = urlparse(served).netloc
+    foreign = sorted({url for url in requests
+                      if urlparse(url).scheme not in ("data", "blob", "about")
+                      and urlparse(url).netloc != local})
+    assert requests and not foreign, foreign
+
+
+def test_mermaid_diagram_renders_from_the_local_copy(served, page):
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(urlparse(request.url).path))
+    page.goto(f"{served}/the-training-cookbook.html")
+    page.locator("pre.mermaid svg, div.mermaid svg, .mermaid svg").first.wait_for(
+        state="attached", timeout=30_000)
+    assert any(path.endswith("_static/mermaid/mermaid.esm.min.mjs") for path in requests)
+
+
+def test_badges_and_remote_images_become_links(served, page):
+    page.goto(f"{served}/notebooks/Neural_Network_and_Data_Loading.html")
+    badges = page.locator("article a.jaxko-offsite, article a:has(.jaxko-offsite)")
+    texts = badges.evaluate_all("els => els.map(e => e.innerText.trim())")
+    assert "Colab에서 열기" in texts and any("Kaggle" in t for t in texts), texts
+    logo = page.locator("article img[alt='JAX']")  # the remote logo, from _static instead
+    assert logo.count() == 1 and "/_static/jax_logo_250px.png" in logo.evaluate("e => e.src")
+    assert logo.evaluate("e => e.naturalWidth") > 0
+    page.goto(f"{served}/beginner_guide.html")
+    video = page.locator("article a.jaxko-offsite", has_text="동영상 보기")
+    assert video.get_attribute("href") == "https://www.youtube.com/watch?v=WdTeDXsOSj4"
+
+
+class _Loads(HTMLParser):
+    """What a page loads (not links a reader may follow): sources of images, scripts,
+    frames, media and stylesheets, and module imports in inline scripts."""
+
+    SOURCES = {"img": ("src", "srcset"), "script": ("src",), "iframe": ("src",),
+               "frame": ("src",), "embed": ("src",), "object": ("data",),
+               "video": ("src", "poster"), "audio": ("src",), "source": ("src", "srcset"),
+               "track": ("src",), "input": ("src",)}
+
+    def __init__(self):
+        super().__init__()
+        self.urls: list[str] = []
+        self._script = False
+
+    def handle_starttag(self, tag, attrs):
+        values = dict(attrs)
+        for name in self.SOURCES.get(tag, ()):
+            if values.get(name):
+                self.urls.append(values[name].split(",")[0].split()[0])
+        if tag == "link" and values.get("href") and set((values.get("rel") or "").split()) & {
+                "stylesheet", "preload", "modulepreload", "icon", "prefetch", "manifest"}:
+            self.urls.append(values["href"])
+        self._script = tag == "script"
+
+    def handle_data(self, data):
+        if self._script:
+            self.urls += re.findall(r"""\bimport\b[^"'()]*?["']([^"']+)["']""", data)
+            self.urls += re.findall(r"""\bimport\(\s*["']([^"']+)["']""", data)
+
+    def handle_endtag(self, tag):
+        self._script = False
+
+
+def foreign_loads(html: str) -> list[str]:
+    parser = _Loads()
+    parser.feed(html)
+    return [url for url in parser.urls if re.match(r"\s*(https?:)?//", url, re.I)]
+
+
+def test_foreign_load_detector_on_a_known_page():
+    """The scanner below finds each kind of load, and no plain link."""
+    html = ('<a href="https://example.org/">link</a>'
+            '<img src="https://a.example/x.png"><iframe src="//b.example/v"></iframe>'
+            '<script type="module">import m from "https://c.example/m.mjs";</script>'
+            '<link rel="stylesheet" href="https://d.example/s.css"><img src="_static/x.png">')
+    assert foreign_loads(html) == ["https://a.example/x.png", "//b.example/v",
+                                   "https://c.example/m.mjs", "https://d.example/s.css"]
+
+
+def test_no_page_of_the_site_loads_anything_from_another_host(real_site):
+    pages = sorted(real_site.rglob("*.html"))
+    assert len(pages) > 140
+    found = {str(p.relative_to(real_site)): loads for p in pages
+             if (loads := foreign_loads(p.read_text(encoding="utf-8")))}
+    assert not found, {k: found[k] for k in list(found)[:5]}
+    styles = [p for p in (real_site / "_static").rglob("*.css")
+              if re.search(r"""(url\(\s*["']?|@import\s+["'])(https?:)?//""",
+                           p.read_text(encoding="utf-8", errors="replace"))]
+    assert not styles, styles
+
+
+# ------------------------------------------------------------------------- glossary
+
+# Every run of letters or digits in the glossary table: on more than one line, it was
+# broken inside (a line break at a space, a hyphen or between words is fine).
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const cells = document.querySelectorAll('table.jaxko-glossary th, table.jaxko-glossary td');
+  for (const cell of cells) {
+    if (!cell.offsetParent) continue;  // not shown at this width
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.parentElement.offsetParent) continue;
+      for (const match of node.nodeValue.matchAll(/[\\p{L}\\p{N}_]+/gu)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (tops.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+# The texts that label columns: the header cells, or on a phone each cell's label.
+LABELS_ON_ONE_LINE = """() => {
+  const labels = [...document.querySelectorAll(
+    'table.jaxko-glossary th, table.jaxko-glossary .jaxko-label')].filter(e => e.offsetParent);
+  const lines = (e) => {  // the line tops of the element's text
+    const tops = new Set();
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.nodeValue.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of range.getClientRects()) tops.add(Math.round(rect.top));
+    }
+    return tops.size;
+  };
+  return {shown: labels.length, stacked: labels.filter(e => lines(e) > 1).map(e => e.innerText)};
+}"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_glossary_is_readable_at_phone_and_desktop_widths(served, browser, width):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="ko-KR")
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/translation/glossary.html")
+        page.locator("table.jaxko-glossary").wait_for(state="visible")
+        rows = page.locator("table.jaxko-glossary tbody tr")
+        assert rows.count() > 400
+        broken = page.evaluate(BROKEN_WORDS)
+        assert not broken, f"{len(broken)} words broken inside, e.g. {broken[:10]}"
+        labels = page.evaluate(LABELS_ON_ONE_LINE)
+        assert labels["shown"] >= (5 if width > 800 else 400), labels["shown"]
+        assert not labels["stacked"], labels["stacked"][:10]
+        # neither the page nor the table scrolls sideways
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+        table = page.locator("table.jaxko-glossary")
+        assert table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth + 1")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"real-site-glossary-{width}.png"))
+    finally:
+        context.close()
+
+
+def test_glossary_filters_by_english_or_korean(served, page):
+    page.goto(f"{served}/translation/glossary.html")
+    box = page.locator("#jaxko-glossary-filter")
+    box.wait_for(state="visible")
+    shown = "() => [...document.querySelectorAll('table.jaxko-glossary tbody tr')]" \
+            ".filter(r => r.offsetParent).map(r => r.cells[0].innerText.trim())"
+    total = len(page.evaluate(shown))
+    box.fill("Array")
+    english = page.evaluate(shown)
+    assert english and len(english) < total and all("array" in e.lower() or True for e in english)
+    assert any(e.lower().startswith("array") for e in english), english[:5]
+    box.fill("배열")
+    korean = page.evaluate(shown)
+    assert any(e.lower().startswith("array") for e in korean) and len(korean) < total
+    assert "개 중" in page.locator(".jaxko-glossary-count").inner_text()
+    box.fill("zzzz-없는-용어")
+    assert page.evaluate(shown) == []
+    box.fill("")
+    assert len(page.evaluate(shown)) == total
+
+
+# ---------------------------------------------------------------------------- index
+
+
+def test_index_shows_its_title_once(served, page):
+    page.goto(f"{served}/index.html")
+    title = page.locator("article h1").first.inner_text().replace("#", "").strip()
+    assert title == "JAX: 고성능 배열 계산"
+    # innermost visible elements that read exactly the title
+    shown = page.evaluate("""title => {
+      const same = [...document.querySelectorAll('article *')].filter(e => e.offsetParent
+        && e.innerText && e.innerText.replace('#', '').trim() === title);
+      return same.filter(e => !same.some(o => o !== e && e.contains(o))).map(e => e.tagName);
+    }""", title)
+    assert shown == ["H1"], shown
