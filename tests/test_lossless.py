@@ -343,20 +343,25 @@ def _five_catalogs(tmp_path: Path) -> tuple[Path, Path, dict[Path, bytes]]:
     return pot_dir, locale, {p: p.read_bytes() for p in out.glob("*.po")}
 
 
-def test_ctrl_c_while_merging_leaves_every_catalog_as_it_was(tmp_path, monkeypatch):
-    from jaxko import catalogs as cat
-    from jaxko import update
+def _ctrl_c_on_third_call(monkeypatch, module, name: str) -> None:
+    """Ctrl-C as the third call of ``module.name`` begins (the first two run)."""
+    real, calls = getattr(module, name), []
 
-    pot_dir, locale, before = _five_catalogs(tmp_path)
-    real, calls = cat.merge, []
-
-    def merge(*args, **kwargs):
+    def interrupted(*args, **kwargs):
         calls.append(1)
         if len(calls) == 3:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cat, "merge", merge)
+    monkeypatch.setattr(module, name, interrupted)
+
+
+def test_ctrl_c_while_merging_leaves_every_catalog_as_it_was(tmp_path, monkeypatch):
+    from jaxko import catalogs as cat
+    from jaxko import update
+
+    pot_dir, locale, before = _five_catalogs(tmp_path)
+    _ctrl_c_on_third_call(monkeypatch, cat, "merge")
     with pytest.raises(KeyboardInterrupt):
         update.update(pot_dir=pot_dir, locale_dir=locale, srcdir=tmp_path, progress=False)
     assert {p: p.read_bytes() for p in before} == before
@@ -368,15 +373,7 @@ def test_ctrl_c_while_writing_names_exactly_the_catalogs_written(tmp_path, monke
     from jaxko.errors import Interrupted
 
     pot_dir, locale, before = _five_catalogs(tmp_path)
-    real, calls = cat.write_text_atomic, []
-
-    def write(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(cat, "write_text_atomic", write)
+    _ctrl_c_on_third_call(monkeypatch, cat, "write_text_atomic")
     with pytest.raises(Interrupted) as caught:
         update.update(pot_dir=pot_dir, locale_dir=locale, srcdir=tmp_path, progress=False)
     changed = sorted(p.name for p in before if p.read_bytes() != before[p])

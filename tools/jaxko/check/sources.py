@@ -94,18 +94,24 @@ class DocumentBlocks:
             self.math.add(key)
 
 
-def _strip_directive_options(text: str) -> str:
-    """Content of a MyST directive without its ``:key: value`` or ``---`` option block."""
+def split_directive_options(text: str) -> tuple[str, str]:
+    """(option block, content) of a MyST directive's body: its ``:key: value`` lines or
+    its ``---`` YAML block, then the rest (an unclosed block is all content)."""
     lines = text.split("\n")
     if lines and lines[0].strip() == "---":
         for i in range(1, len(lines)):
             if lines[i].strip() == "---":
-                return "\n".join(lines[i + 1:])
-        return text
+                return "\n".join(lines[:i + 1]), "\n".join(lines[i + 1:])
+        return "", text
     i = 0
     while i < len(lines) and _RST_OPTION.match(lines[i]):
         i += 1
-    return "\n".join(lines[i:])
+    return "\n".join(lines[:i]), "\n".join(lines[i:])
+
+
+def _strip_directive_options(text: str) -> str:
+    """Content of a MyST directive without its ``:key: value`` or ``---`` option block."""
+    return split_directive_options(text)[1]
 
 
 # -------------------------------------------------------------------------- MyST

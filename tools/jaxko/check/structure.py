@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Callable, Iterator, NamedTuple
 
 from jaxko.check.inline import normalise_url
+from jaxko.check.sources import split_directive_options
 
 # Inline roles that only style text (docutils' and Sphinx's): a translation may use them
 # where the msgid does not. '' is the default role (`text`): title-reference.
@@ -43,13 +44,13 @@ MYST_EXTENSIONS = ("dollarmath", "amsmath", "colon_fence", "deflist", "substitut
 class Part(NamedTuple):
     """One structural element of a parsed message, as compared."""
 
-    kind: str    # directive, role, raw, link, image, reference, target, substitution, ...
+    kind: str    # directive, role, raw, link, image, reference, substitution, ...
     value: str   # what distinguishes two of a kind (a name, a URL, raw text)
 
     def describe(self) -> str:
         what = {"directive": "directive", "role": "role", "raw": "raw content",
                 "link": "link to", "image": "image", "reference": "reference to",
-                "target": "link target", "substitution": "substitution",
+                "substitution": "substitution",
                 "substitution-definition": "substitution definition",
                 "front-matter": "front matter (page metadata, parser settings)",
                 "unparsable": "text the parser gave up on"}[self.kind]
@@ -247,20 +248,18 @@ def sphinx_tables(roles: frozenset[str] = frozenset(),
 
 
 @lru_cache(maxsize=1)
-def rst_parser():
-    """docutils' reST parser and quiet settings that insert no file (shared with
-    ``syntax.parse``)."""
+def rst_settings():
+    """docutils' quiet reST settings that insert no file (shared with ``syntax.parse``)."""
     from docutils.frontend import get_default_settings
     from docutils.parsers.rst import Parser
 
-    parser = Parser()
     settings = get_default_settings(Parser)
     settings.report_level = 5
     settings.halt_level = 5
     settings.warning_stream = False
     settings.file_insertion_enabled = False
     settings.raw_enabled = True  # raw nodes are built, and counted; nothing reads a file
-    return parser, settings
+    return settings
 
 
 class _Machine:
@@ -269,14 +268,14 @@ class _Machine:
     ``Parser.parse`` builds a new state machine for every text: some fifteen states,
     each compiling its transitions, which is most of the cost of parsing a one-line
     message. Here they are built once and run again on each text, with the settings of
-    :func:`rst_parser` (file insertion off), exactly as ``Parser.parse`` runs them.
+    :func:`rst_settings` (file insertion off), exactly as ``Parser.parse`` runs them.
     A parse that raises leaves the machine in an unknown state: it is then dropped.
     """
 
     def __init__(self):
         from docutils.parsers.rst import states
 
-        _, self.settings = rst_parser()
+        self.settings = rst_settings()
         self.machine = states.RSTStateMachine(state_classes=states.state_classes,
                                               initial_state="Body")
         self.inliner = _inliner_once()
@@ -308,7 +307,7 @@ def _inliner_once():
     from docutils.parsers.rst import states
 
     inliner = states.Inliner()
-    inliner.init_customizations(rst_parser()[1])
+    inliner.init_customizations(rst_settings())
     inliner.init_customizations = lambda settings: None
     return inliner
 
@@ -318,7 +317,7 @@ _MACHINES: list[_Machine] = []
 
 def parse_rst(text: str):
     """``text`` parsed by docutils with the quiet, file-free settings of
-    :func:`rst_parser`, through the one state machine of this process; the directive
+    :func:`rst_settings`, through the one state machine of this process; the directive
     and role tables in force (see :func:`swapped`) decide what runs."""
     if not _MACHINES:
         _MACHINES.append(_Machine())
@@ -341,22 +340,6 @@ def _markdown_it():
 
 
 _FENCE_INFO = re.compile(r"^\{([^}\s]+)\}\s*(.*)$")
-_OPTION_LINE = re.compile(r"^\s*:[\w-]+:.*$")
-
-
-def _fence_options(content: str) -> tuple[str, str]:
-    """A MyST directive's options (``:key: value`` lines or a ``---`` YAML block) and
-    the content after them."""
-    lines = content.split("\n")
-    if lines and lines[0].strip() == "---":
-        for i in range(1, len(lines)):
-            if lines[i].strip() == "---":
-                return " ".join(" ".join(lines[1:i]).split()), "\n".join(lines[i + 1:])
-        return " ".join(content.split()), ""
-    i = 0
-    while i < len(lines) and _OPTION_LINE.match(lines[i]):
-        i += 1
-    return " ".join(" ".join(lines[:i]).split()), "\n".join(lines[i:])
 
 
 def _myst_parts(text: str, parts: Counter) -> None:
@@ -364,8 +347,9 @@ def _myst_parts(text: str, parts: Counter) -> None:
         if token.type in ("fence", "colon_fence"):
             info = _FENCE_INFO.match(token.info.strip())
             if info is not None:
-                options, content = _fence_options(token.content)
-                key = " ".join(filter(None, (info.group(1).lower(), info.group(2).strip(), options)))
+                options, content = split_directive_options(token.content)
+                key = " ".join(filter(None, (info.group(1).lower(), info.group(2).strip(),
+                                             " ".join(options.split()))))
                 parts[Part("directive", key)] += 1
                 if info.group(1).lower() == "eval-rst":  # its content is reST
                     parts.update(structure(content, "rst"))
@@ -397,7 +381,7 @@ def _parse(text: str):
             document = parse_rst(text)
         except Exception as err:  # a parser that gives up sees no structure we can vouch for
             parts[Part("unparsable", type(err).__name__)] += 1
-            document = new_document("<message>", rst_parser()[1].copy())
+            document = new_document("<message>", rst_settings().copy())
     return document, parts
 
 

@@ -81,7 +81,7 @@ def rst_problems(text: str, roles: frozenset[str] = frozenset(),
 
     Parsed as Sphinx would (:func:`structure.sphinx_tables`): its roles and directives,
     and ``roles``/``directives`` (the msgid's), are known and inert; nothing runs, no
-    file is read (:func:`structure.rst_parser`'s settings).
+    file is read (:func:`structure.rst_settings`).
     """
     from docutils import nodes
 

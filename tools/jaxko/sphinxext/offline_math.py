@@ -28,7 +28,9 @@ def mathjax_dir() -> Path:
     return Path(spec.origin).parent / "static" / "mathjax"
 
 
-def _copy(source: Path, dest: Path) -> None:
+def copy_if_changed(source: Path, dest: Path) -> None:
+    """Copy a vendored static file unless ``dest`` already has it (same size: these are
+    versioned release files, so a rebuild copies nothing)."""
     if dest.is_file() and dest.stat().st_size == source.stat().st_size:
         return
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -40,9 +42,9 @@ def copy_mathjax(app, exc) -> None:
         return
     source = mathjax_dir()
     dest = Path(app.outdir) / "_static" / "mathjax"
-    _copy(source / COMPONENT, dest / COMPONENT)
+    copy_if_changed(source / COMPONENT, dest / COMPONENT)
     for font in sorted((source / FONTS).glob("*.woff")):
-        _copy(font, dest / FONTS / font.name)
+        copy_if_changed(font, dest / FONTS / font.name)
 
 
 def setup(app):

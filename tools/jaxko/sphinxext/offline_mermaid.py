@@ -28,6 +28,8 @@ from pathlib import Path
 
 from sphinx.errors import ExtensionError
 
+from jaxko.sphinxext.offline_math import copy_if_changed
+
 PACKAGE = "mermaid"
 VERSION = "11.12.1"  # sphinxcontrib-mermaid 2.x's default mermaid_version
 INTEGRITY = ("sha512-UlIZrRariB11TY1RtTgUWp65tphtBv4CSq7vyS2ZZ2TgoMjs2nloq+wFqxiwcxlhHUvs7"
@@ -91,20 +93,13 @@ def vendor(dest: Path | None = None) -> Path:
     return dest
 
 
-def _copy(source: Path, dest: Path) -> None:
-    if dest.is_file() and dest.stat().st_size == source.stat().st_size:
-        return
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source, dest)
-
-
 def copy_mermaid(app, exc) -> None:
     if exc is not None or app.builder.format != "html":
         return
     source = vendor_dir()
     dest = Path(app.outdir) / "_static" / STATIC
     for rel in [*vendored_files(source), Path("LICENSE")]:
-        _copy(source / rel, dest / rel)
+        copy_if_changed(source / rel, dest / rel)
 
 
 def _diagram_pages_only(app, pagename, templatename, context, doctree) -> None:
