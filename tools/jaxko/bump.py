@@ -20,6 +20,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from jaxko import catalogs, paths
+from jaxko import extract, update, upstream
+from jaxko.notebooks import sources
+from jaxko.workflow import review
 
 REPORT_NAME = "bump-report"
 
@@ -123,7 +126,6 @@ class BumpReport:
 
 def snapshot(locale_dir: Path, language: str = "ko") -> dict[str, PageSnapshot]:
     """Every catalog's messages, with the review state from locale/<lang>/reviews."""
-    from jaxko.workflow import review
 
     base = locale_dir / language / "LC_MESSAGES"
     reviews = review.reviews_dir(locale_dir, language)
@@ -164,7 +166,6 @@ def translations(locale_dir: Path, language: str = "ko") -> Counter:
 
 def notebook_code(srcdir: Path) -> dict[str, str]:
     """A hash of each upstream notebook's code cells."""
-    from jaxko.notebooks import sources
 
     hashes = {}
     for source in sources.find_notebooks(srcdir):
@@ -284,7 +285,6 @@ def compare(before: dict[str, PageSnapshot], after: dict[str, PageSnapshot]
 def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
          root: Path | None = None, log=None) -> BumpReport:
     """Sync (repin), extract, update, and report; writes _build/bump-report.{md,json}."""
-    from jaxko import extract, update, upstream
 
     say = log or (lambda line: None)
     root = root or paths.repo_root()

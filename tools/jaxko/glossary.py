@@ -29,6 +29,7 @@ import yaml
 
 from jaxko.errors import UserError
 from jaxko.paths import repo_root
+from jaxko.korean import term_shape_problem
 
 # Keys of one entry, with the type each must have.
 ENTRY_KEYS: Mapping[str, type] = {
@@ -358,7 +359,6 @@ def validate(path: str | os.PathLike) -> list[Problem]:
 def shape_problems(glossary: Glossary) -> list[Problem]:
     """Korean renderings that are not terms: an adverb (이제), a verb form (반환됩니다),
     where the term declares no such part of speech (see :func:`korean.term_shape_problem`)."""
-    from jaxko.korean import term_shape_problem
 
     problems = []
     for term in glossary.terms:

@@ -27,6 +27,8 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from jaxko.catalogs import write_text_atomic
+from jaxko.errors import UserError
 
 VERSION = 4  # 4: findings keep their fix (edits), records their `jaxko: ignore` names
 FILENAME = "check.json"
@@ -199,8 +201,6 @@ class Cache:
         """Write the cache atomically; False (and nothing written) when it cannot be."""
         if not self.changed:
             return True
-        from jaxko.catalogs import write_text_atomic
-        from jaxko.errors import UserError
 
         data = {"fingerprint": self.fingerprint,
                 "files": {name: vars(entry) for name, entry in sorted(self.files.items())}}

@@ -15,6 +15,7 @@ import polib
 
 from jaxko.check.registry import Finding, Rule
 from jaxko.check.runner import Options, run
+from jaxko.check import fix
 
 EXAMPLE_GLOSSARY = Path(__file__).with_name("example_glossary.yaml")
 
@@ -66,7 +67,6 @@ def run_example(rule: Rule, example: dict) -> list[Finding]:
 def fix_example(rule: Rule, example: dict) -> dict[tuple[str, str], str]:
     """(location, msgid) -> msgstr of the entries ``jaxko check --fix --select RULE``
     changes in one example (the fixes of that rule only)."""
-    from jaxko.check import fix
 
     with tempfile.TemporaryDirectory(prefix="jaxko-example-") as tmp:
         folder = Path(tmp)

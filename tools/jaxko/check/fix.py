@@ -39,6 +39,7 @@ from jaxko.check import pofile
 from jaxko.check.message import UNSUPPRESSIBLE
 from jaxko.check.registry import Edit, Finding, select_rules
 from jaxko.errors import UserError
+from jaxko.check import runner
 
 ROUNDS = 5
 
@@ -335,7 +336,6 @@ def run(options, *, show_info: bool = False, write: bool = True) -> Outcome:
     with ``show_info`` (the fixes of the findings a run shows)."""
     from dataclasses import replace
 
-    from jaxko.check import runner
 
     # The first pass only says which entries have something to fix (the cache keeps the
     # fixes); each catalog is then checked again from the text that is fixed.

@@ -16,6 +16,7 @@ from jaxko.check import config
 from jaxko.check.registry import FAMILIES, RULES
 from jaxko.check.runner import load_rules_modules
 from jaxko.paths import repo_root
+from jaxko.catalogs import write_text_atomic
 
 MARKER = "<!-- 아래는 생성됩니다: .venv/bin/python -m jaxko.check.guide (규칙마다 설명은 데코레이터, 예시는 docstring) -->\n"
 
@@ -92,7 +93,6 @@ def render(prose: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from jaxko.catalogs import write_text_atomic
 
     target = Path(argv[0]) if argv else GUIDE
     changed = write_text_atomic(target, render(prose_of(target.read_text(encoding="utf-8"), target)))

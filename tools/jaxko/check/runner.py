@@ -32,6 +32,8 @@ from jaxko.check.registry import (RULES, Edit, Finding, Hit, Record, select_rule
                                   unknown_names)
 from jaxko.check.sources import SourceIndex, guess
 from jaxko.errors import UserError
+from jaxko import paths, upstream
+from jaxko.check.since import changed_lines
 
 # Below this much catalog text, forking workers costs more than it saves.
 PARALLEL_MIN_BYTES = 2_000_000
@@ -251,7 +253,6 @@ def _default_source_dir() -> Path | None:
     A fresh clone has not staged anything yet; the offline copy holds the same
     documents (same content hash), so code blocks are told from prose the same way.
     """
-    from jaxko import paths, upstream
 
     staged = paths.staged_docs()
     if staged.is_dir():
@@ -285,7 +286,6 @@ def run(options: Options) -> Result:
     files = list(iter_catalogs(options.paths))
     changed = None
     if options.since:
-        from jaxko.check.since import changed_lines
 
         changed = changed_lines(options.since, options.paths)
         files = [f for f in files if f.resolve() in changed]

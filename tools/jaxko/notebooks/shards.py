@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Sequence
 
 from jaxko.errors import UserError
+from jaxko.catalogs import write_text_atomic
 
 _SHARD = re.compile(r"^(\d+)/(\d+)$")
 
@@ -156,7 +157,6 @@ def _combine_executed(results: dict, owner: dict[str, ShardReport], dest: Path) 
     """Copy each shard's executed notebooks into ``dest``. A pass without its executed
     notebook is refused (the site would lack its outputs); a cached pass without one is
     not recorded as a pass here, so the site build runs it."""
-    from jaxko.catalogs import write_text_atomic
 
     for rel, result in results.items():
         if result.status not in ("passed", "cached", "unchecked", "failed"):

@@ -5,7 +5,7 @@ One extension per concern, each a module with its own ``setup``:
 * :mod:`.gate`: no download or image from outside the docs tree is copied;
 * :mod:`.i18n`: translated MyST/notebook messages parse as written (MyST-NB#587,
   MyST-Parser#444);
-* :mod:`jaxko.sphinxext.translated_markup`: a msgstr that reads as block markup
+* :mod:`jaxko.site.translated_markup`: a msgstr that reads as block markup
   ("1. …", "- …") stays the heading/paragraph it translates;
 * :mod:`.search`: Korean search language (particles stripped on both sides, Kiwi nouns);
 * :mod:`.status`: per-page banner (progress, credits, English original, downloads);
@@ -20,7 +20,7 @@ from __future__ import annotations
 MODULES = (
     "jaxko.site.gate",
     "jaxko.site.i18n",
-    "jaxko.sphinxext.translated_markup",
+    "jaxko.site.translated_markup",
     "jaxko.site.search",
     "jaxko.site.status",
     "jaxko.site.pages",

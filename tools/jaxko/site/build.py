@@ -9,7 +9,7 @@ and the notebooks in ``scope.EXECUTION_EXCLUDES`` keep their stored outputs.
 
 For the Korean site, execution is ``jaxko notebooks verify``'s: it runs the Korean
 notebooks (only those whose code changed since their last pass), the pages show those
-outputs (``jaxko.sphinxext.korean_outputs``) and the downloadable Korean ``.ipynb``
+outputs (``jaxko.site.korean_outputs``) and the downloadable Korean ``.ipynb``
 files carry them; MyST-NB executes nothing. ``language="en"`` keeps MyST-NB's cache.
 """
 
@@ -29,6 +29,12 @@ from jaxko import paths
 from jaxko.errors import UserError
 from jaxko.extract import accepted_reason, run_sphinx, sphinx_env
 from jaxko.site import gate as site_gate
+from jaxko import glossary as glossary_model
+from jaxko.catalogs import write_text_atomic
+from jaxko.notebooks import build as notebooks_build
+from jaxko.notebooks import verify
+from jaxko.site.korean_outputs import stale
+from jaxko.workflow import stats
 
 # Warnings of Sphinx's i18n step: a translated message whose references differ from
 # the original's, or a msgstr that failed to parse (its location ends in <translated>).
@@ -68,8 +74,6 @@ def check_inputs(locale_dir: Path, language: str, assignments: Path | None,
                  glossary: Path | None = None) -> None:
     """Fail early, with one line, on inputs the pages read: the catalogs, assignments and
     review records (banners, progress page) and the glossary (glossary page, search)."""
-    from jaxko import glossary as glossary_model
-    from jaxko.workflow import stats
 
     if language == "en":
         return
@@ -219,7 +223,6 @@ class Progress:
 
 
 def verify_mod():
-    from jaxko.notebooks import verify
 
     return verify
 
@@ -230,8 +233,6 @@ def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress=False):
     ``verify``'s (a bar when True, or a callable given the executed and total counts)."""
     import nbformat
 
-    from jaxko.catalogs import write_text_atomic
-    from jaxko.sphinxext.korean_outputs import stale
 
     verify = verify_mod()
     report = verify.verify(srcdir=srcdir, notebooks_dir=notebooks_dir, progress=progress)
@@ -302,7 +303,6 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         notebooks = True  # the executed notebooks are the Korean ones
     if notebooks and language != "en":
         # The downloads: Korean notebooks from the same catalogs (no execution here).
-        from jaxko.notebooks import build as notebooks_build
 
         started = shown.start("Korean notebooks")
         notebook_summary = notebooks_build.build(srcdir=srcdir, locale_dir=locale_dir,

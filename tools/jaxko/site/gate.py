@@ -41,6 +41,10 @@ from pathlib import Path
 from jaxko import catalogs
 from jaxko.check.message import MessageKey
 from jaxko.errors import UserError
+from jaxko.check import runner
+from jaxko.check.safety import LINK_SCHEMES
+from jaxko.check.safety import LINK_SCHEMES, link_scheme
+from jaxko.check.structure import no_directives
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,6 @@ class GateResult:
 
 def find_blocked(catalogs_dir: Path, srcdir: Path | None) -> list[Blocked]:
     """Every translated message the safety rules refuse, with its catalog line."""
-    from jaxko.check import runner
 
     options = runner.Options(paths=[catalogs_dir], use_glossary=False, select=["safety"],
                              source_dir=srcdir, jobs=1, cache_dir=None)
@@ -162,7 +165,6 @@ def untrusted(document):
     it): a directive in a msgstr is an unknown directive, reported, never run."""
     from sphinx.util import logging
 
-    from jaxko.check.structure import no_directives
 
     def refused(name: str) -> None:
         logging.getLogger(__name__).warning(
@@ -198,7 +200,6 @@ def clean_html(fragment: str) -> str:
     a lone end tag is kept only for a tag the sanitizer allows."""
     import nh3
 
-    from jaxko.check.safety import LINK_SCHEMES
 
     def clean(html: str) -> str:
         return nh3.clean(html, url_schemes=set(LINK_SCHEMES), link_rel=None,
@@ -249,7 +250,6 @@ def _drop_script_links(app, doctree, docname: str) -> None:
     from docutils import nodes
     from sphinx.util import logging
 
-    from jaxko.check.safety import LINK_SCHEMES, link_scheme
 
     logger = logging.getLogger(__name__)
     for node in list(doctree.findall(nodes.reference)):

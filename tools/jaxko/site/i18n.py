@@ -41,7 +41,8 @@ from docutils import nodes
 from myst_nb.sphinx_ import Parser as NotebookParser
 from myst_parser.parsers.sphinx_ import MystParser
 
-from jaxko.sphinxext import translated_markup
+from jaxko.site import translated_markup
+from jaxko.site.gate import untrusted
 
 # What Locale passes for a literal block, and what it appends when a msgstr ends in
 # '::' (then indented with the rest): both from sphinx/transforms/i18n.py.
@@ -113,7 +114,6 @@ class TranslatedMessageParser(NotebookParser):
     def parse(self, inputstring: str, document: nodes.document) -> None:
         if not is_translated_fragment(document):
             return super().parse(inputstring, document)
-        from jaxko.site.gate import untrusted
 
         with untrusted(document):  # a msgstr: no file insertion, no raw content
             return self._parse_fragment(inputstring, document)

@@ -24,6 +24,12 @@ from sphinx.util import logging
 
 from jaxko.catalogs import write_text_atomic
 from jaxko.site.status import is_translated_html, review_credits
+from jaxko import glossary
+from jaxko.errors import UserError
+from jaxko.workflow import review as review_mod
+from jaxko.workflow.poscan import Counts
+from jaxko.workflow.review import Level, ReviewCounts
+from jaxko.workflow.sections import all_sections
 
 logger = logging.getLogger(__name__)
 
@@ -185,8 +191,6 @@ class GlossaryDirective(Directive):
     def run(self) -> list[nodes.Node]:
         from sphinx.errors import ExtensionError
 
-        from jaxko import glossary
-        from jaxko.errors import UserError
 
         env = self.state.document.settings.env
         path = Path(env.config.jaxko_glossary_path)
@@ -242,9 +246,6 @@ class ProgressDirective(Directive):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        from jaxko.workflow.poscan import Counts
-        from jaxko.workflow.review import Level, ReviewCounts
-        from jaxko.workflow.sections import all_sections
 
         LEVELS = list(reversed(Level))   # person, AI pass only, not reviewed
 
@@ -254,7 +255,6 @@ class ProgressDirective(Directive):
         # messages, which is no page).
         stats = {name: item for name, item in getattr(app, "_jaxko_stats", {}).items()
                  if name in env.found_docs}
-        from jaxko.workflow import review as review_mod
 
         reviews = review_mod.reviews_dir(Path(app.srcdir) / (app.config.locale_dirs or
                                                              ["locales"])[0],

@@ -39,6 +39,9 @@ from typing import Iterable
 from sphinx.search import SearchLanguage
 from sphinx.search.en import english_stopwords, js_porter_stemmer
 from sphinx.util import logging
+from jaxko import glossary
+from jaxko import paths
+from jaxko.catalogs import write_text_atomic
 
 logger = logging.getLogger(__name__)
 
@@ -280,7 +283,6 @@ class NounCache:
 
     def save(self) -> None:
         if self.changed:
-            from jaxko.catalogs import write_text_atomic
 
             write_text_atomic(self.path, json.dumps(
                 {"signature": self.signature, "nouns": self.nouns}, ensure_ascii=False))
@@ -358,7 +360,6 @@ def glossary_words(path: Path) -> list[str]:
     if not path.is_file():
         return []
     try:
-        from jaxko import glossary
         terms = glossary.load(path).terms
     except Exception as err:  # a broken glossary is `jaxko check`'s to report
         logger.info("jaxko.site.search: glossary not used for Kiwi (%s)", err)
@@ -411,7 +412,6 @@ def _copy_script(app, exc) -> None:
 
 
 def setup(app):
-    from jaxko import paths
 
     app.add_config_value("jaxko_korean_search", True, "html", types=[bool])
     app.add_config_value("jaxko_search_morphology", True, "html", types=[bool])

@@ -27,6 +27,9 @@ from pathlib import Path
 from sphinx.util import logging
 
 from jaxko.workflow.review import Kind, Level
+from jaxko import paths
+from jaxko.errors import UserError
+from jaxko.workflow import stats
 
 logger = logging.getLogger(__name__)
 
@@ -45,8 +48,6 @@ def load_stats(app) -> dict:
     pages never show without their banners instead)."""
     from sphinx.errors import ExtensionError
 
-    from jaxko.errors import UserError
-    from jaxko.workflow import stats
 
     assignments = app.config.jaxko_assignments_path or None
     try:
@@ -246,7 +247,6 @@ def _copy_notebooks(app, exception) -> None:
 
 
 def setup(app):
-    from jaxko import paths
 
     app.add_config_value("jaxko_assignments_path", "", "html", types=[str])
     app.add_config_value("jaxko_notebooks_dir", str(paths.build_dir() / "notebooks" / "ko"),

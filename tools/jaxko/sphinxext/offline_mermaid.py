@@ -29,6 +29,7 @@ from pathlib import Path
 from sphinx.errors import ExtensionError
 
 from jaxko.sphinxext.offline_math import copy_if_changed
+from jaxko.errors import UserError
 
 PACKAGE = "mermaid"
 VERSION = "11.12.1"  # sphinxcontrib-mermaid 2.x's default mermaid_version
@@ -56,7 +57,6 @@ def _integrity(data: bytes) -> str:
 
 def vendor(dest: Path | None = None) -> Path:
     """Fetch the pinned mermaid with npm into ``dest`` (default :func:`vendor_dir`)."""
-    from jaxko.errors import UserError
 
     dest = dest or vendor_dir()
     if (dest / ENTRY).is_file():
@@ -127,7 +127,6 @@ def setup(app):
 
 
 def main() -> int:
-    from jaxko.errors import UserError
 
     try:
         print(f"{PACKAGE} {VERSION}: {vendor()}")

@@ -30,6 +30,10 @@ import polib
 
 from jaxko import catalogs, korean
 from jaxko.workflow import codesync, invariants
+from jaxko.check.context import Context
+from jaxko.check.message import Message, syntax_of
+from jaxko.check.particles import particle_agreement
+from jaxko.glossary import Glossary
 
 # Reasons an entry stays fuzzy (the report counts them).
 PROSE_CHANGED = "prose changed"
@@ -106,16 +110,8 @@ def particle_rule_check(glossary_terms=None) -> ParticleCheck:
     """A check that runs ``jaxko check``'s ``particle.agreement`` rule on a gleaned msgstr.
 
     Returns the findings the rule reports on the new msgstr that it did not report on the
-    old one (a problem the translation already had does not block gleaning). Without the
-    check engine (an older checkout), no findings.
+    old one (a problem the translation already had does not block gleaning).
     """
-    try:
-        from jaxko.check.context import Context
-        from jaxko.check.message import Message, syntax_of
-        from jaxko.check.particles import particle_agreement
-        from jaxko.glossary import Glossary
-    except ImportError:
-        return lambda entry, msgstr: []
     context = Context(glossary=glossary_terms or Glossary())
 
     def findings(entry: polib.POEntry, msgstr: str) -> list[str]:

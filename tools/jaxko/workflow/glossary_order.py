@@ -16,6 +16,7 @@ from pathlib import Path
 
 from jaxko import glossary
 from jaxko.errors import UserError
+from jaxko.catalogs import write_text_atomic
 
 _GROUP = re.compile(r"^\s*# ---")
 _ENTRY = re.compile(r"^(\s*)- ")
@@ -127,7 +128,6 @@ def sort_file(path: Path, check: bool = False) -> bool:
         raise UserError("sorting would change the terms (an entry's lines are not where "
                         "they are expected); nothing written", path)
     if not check:
-        from jaxko.catalogs import write_text_atomic
 
         write_text_atomic(path, result)
     return True

@@ -36,6 +36,8 @@ from jaxko.check import pofile
 from jaxko.errors import UserError
 from jaxko.workflow import assignments as assignments_mod
 from jaxko.workflow.documents import Document
+from jaxko import check
+from jaxko import paths
 
 
 class Kind(str, enum.Enum):
@@ -175,7 +177,6 @@ class Records:
 
 
 def reviews_dir(locale_dir: Path | None, language: str = "ko") -> Path:
-    from jaxko import paths
     return (locale_dir or paths.locale_dir()) / language / "reviews"
 
 
@@ -534,7 +535,6 @@ def error_findings(catalog: Path) -> dict[str, list[str]]:
 
     A finding names its message by the one key (catalog, msgctxt, msgid).
     """
-    from jaxko import check
     check.load_rules_modules()
     result = check.run(check.Options(paths=[catalog], jobs=1, progress=False))
     found: dict[str, list[str]] = {}

@@ -20,6 +20,7 @@ from pathlib import Path
 from jaxko import catalogs
 from jaxko.workflow import review
 from jaxko.workflow.documents import Document
+from jaxko import check
 
 # queue states in Korean: the three levels' own labels, and why a message waits
 STATE_KO = {"reviewed": review.Level.PERSON.label, "unreviewed": review.Level.NOT_REVIEWED.label,
@@ -192,7 +193,6 @@ docs/review-guide.md.</p>
 def write_pages(documents: dict[str, Document], reviews: Path, outdir: Path, *,
                 github_repo: str | None = None, repo_root: Path | None = None) -> list[PageSummary]:
     """Write one page per document with translated messages, and the index."""
-    from jaxko import check
 
     chosen = []
     for name in sorted(documents):

@@ -32,6 +32,7 @@ import re
 
 from docutils import nodes
 from sphinx.parsers import RSTParser
+from jaxko.site.gate import untrusted
 
 # What Locale adds to a msgstr (sphinx/transforms/i18n.py): the literal-block notation,
 # the dummy literal after a msgstr ending in '::', the underline of a title.
@@ -146,7 +147,6 @@ class TranslatedRSTParser(RSTParser):
             return super().parse(inputstring, document)
         if isinstance(inputstring, str) and enabled(document):
             inputstring = escape_rest(inputstring)
-        from jaxko.site.gate import untrusted
 
         with untrusted(document):  # a msgstr: no file insertion, no raw content
             super().parse(inputstring, document)

@@ -27,6 +27,7 @@ from myst_nb.core.read import create_nb_reader
 from sphinx.util import logging
 
 from jaxko.site.i18n import TranslatedMessageParser, is_translated_fragment
+from jaxko.site.gate import clean_html
 
 logger = logging.getLogger(__name__)
 STANDARD_READER = "myst_nb.core.read.standard_nb_read"
@@ -46,7 +47,6 @@ _ACTIVE_OUTPUTS = ("application/javascript", "text/javascript", "text/markdown",
 def sanitize_output(output: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """An output of the Korean run as a page may show it: active types dropped (the
     plain-text form stays), HTML through the gate's allowlist sanitizer (nh3)."""
-    from jaxko.site.gate import clean_html
 
     data = output.get("data")
     if not isinstance(data, dict):
