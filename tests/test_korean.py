@@ -30,6 +30,11 @@ GLOSSARY_READINGS = {"JAX": "잭스", "jax": "잭스", "pytree": "파이트리",
     ("model", True),         # 모델: English spelling, ㄹ
     ("string", True),        # 스트링
     ("list", False),         # 리스트
+    # only the last word of an identifier is heard, read as the tables read it alone
+    ("`debug_check`", False),     # ...체크, not the spelling's 첵
+    ("`out_shape`", False),       # ...셰이프
+    ("`x.type`", True),           # ...타입
+    ("`jax.make_jaxpr`", True),   # ...잭스피알 (ㄹ)
 ])
 def test_has_final_consonant(text, final):
     assert has_final_consonant(text, GLOSSARY_READINGS) is final

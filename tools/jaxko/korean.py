@@ -60,6 +60,7 @@ COMMON_READINGS: Mapping[str, str] = {
     "float": "플로트", "int": "인트", "bool": "불", "none": "논", "true": "트루",
     "false": "폴스", "array": "어레이", "key": "키", "prng": "피알엔지", "rng": "알엔지",
     "check": "체크",  # the loanword: `check`는, `checkify.check`를 (not 첵)
+    "type": "타입",  # unlike shape 셰이프, pipe 파이프 (the "pe" ending): `x.type`을
 }
 
 
@@ -198,6 +199,7 @@ _ENGLISH_ENDINGS: tuple[tuple[str, str], ...] = (
     ("lt", VOWEL), ("rt", VOWEL), ("xt", VOWEL),  # list 리스트, dict 딕트, print 프린트
     ("ee", VOWEL), ("ue", VOWEL), ("oe", VOWEL),
     ("de", VOWEL), ("se", VOWEL), ("ce", VOWEL), ("te", VOWEL), ("ke", VOWEL),
+    ("pe", VOWEL),                # shape 셰이프, pipe 파이프, scope 스코프 (type: COMMON_READINGS)
     ("ge", VOWEL), ("ve", VOWEL), ("ze", VOWEL), ("re", VOWEL), ("he", VOWEL),
     ("sh", VOWEL), ("ch", VOWEL), ("th", VOWEL), ("ph", VOWEL),  # hash 해시, batch 배치
     ("er", VOWEL), ("or", VOWEL), ("ar", VOWEL), ("ir", VOWEL), ("ur", VOWEL),
@@ -248,6 +250,11 @@ def ending_of(text: str, readings: Mapping[str, str] | None = None) -> str | Non
             return _syllable_ending(reading[-1])
     last_word = re.findall(r"[A-Za-z]+|[0-9]+", unit)
     if last_word and last_word[-1].isalpha():
+        # Only the last word is heard before the particle: `debug_check` ends like
+        # check (체크), whatever the words before it are.
+        reading = _lookup(last_word[-1], readings)
+        if reading is not None and is_hangul_syllable(reading[-1]):
+            return _syllable_ending(reading[-1])
         return english_ending(last_word[-1])
     return None
 
