@@ -34,6 +34,9 @@ GLOSSARY_READINGS = {"JAX": "잭스", "jax": "잭스", "pytree": "파이트리",
     ("`debug_check`", False),     # ...체크, not the spelling's 첵
     ("`out_shape`", False),       # ...셰이프
     ("`x.type`", True),           # ...타입
+    ("`KernelType`", True),       # camel case: ...타입
+    ("`SemaphoreType`", True),
+    ("`BlockShape`", False),      # ...셰이프
     ("`jax.make_jaxpr`", True),   # ...잭스피알 (ㄹ)
 ])
 def test_has_final_consonant(text, final):

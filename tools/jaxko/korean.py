@@ -225,6 +225,10 @@ _TRAILING_NOISE = " \t\n`*_'\"’”)]}>.,:;!?|\\"
 _LAST_UNIT = re.compile(r"([가-힣]|[A-Za-z0-9_]+(?:\.[0-9]+)?)[^가-힣A-Za-z0-9_]*$")
 
 
+# Words of an identifier, camel case split: KernelType -> Kernel, Type; XLAOp -> XLA, Op.
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
 def ending_of(text: str, readings: Mapping[str, str] | None = None) -> str | None:
     """VOWEL, RIEUL or CONSONANT for the end of ``text``, or None when unknown.
 
@@ -248,10 +252,10 @@ def ending_of(text: str, readings: Mapping[str, str] | None = None) -> str | Non
         reading = reading_of(candidate, readings) if candidate else None
         if reading is not None and is_hangul_syllable(reading[-1]):
             return _syllable_ending(reading[-1])
-    last_word = re.findall(r"[A-Za-z]+|[0-9]+", unit)
+    last_word = _WORDS.findall(unit)
     if last_word and last_word[-1].isalpha():
         # Only the last word is heard before the particle: `debug_check` ends like
-        # check (체크), whatever the words before it are.
+        # check (체크), `KernelType` like type (타입), whatever the words before it are.
         reading = _lookup(last_word[-1], readings)
         if reading is not None and is_hangul_syllable(reading[-1]):
             return _syllable_ending(reading[-1])
