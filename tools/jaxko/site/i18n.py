@@ -17,6 +17,13 @@ page's file type. Two upstream bugs follow for MyST sources:
   ``::``. The parser below recognises the notation in a translated fragment and
   returns the literal block it stands for.
 
+A cost, not a bug: MyST-Parser's renderer evaluates ``make_document()`` as the default
+of ``options.get("document", ...)`` on every render, even when the caller gives the
+document, and each call builds docutils' option parser for the default settings.
+Rendering a whole page once that is nothing; Sphinx's i18n step renders every
+translated Markdown message on its own, so the Korean build built it about 7,000 times.
+:func:`make_document` builds the default settings once and copies them.
+
 A third problem is MyST's own: a reference-style link (``[text][label]``, with
 ``[label]: url`` elsewhere in the page, as in ``multi_process.md``) cannot resolve in a
 fragment that lacks the definition; it renders as literal brackets and the link is
@@ -32,13 +39,18 @@ once that way to show the bugs are real).
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import re
 from pathlib import Path
 
 from docutils import nodes
+from docutils.frontend import get_default_settings
+from docutils.parsers.rst import Parser as RSTParser
+from docutils.utils import new_document
 from myst_nb.sphinx_ import Parser as NotebookParser
+from myst_parser.mdit_to_docutils import base as myst_renderer
 from myst_parser.parsers.sphinx_ import MystParser
 
 from jaxko.site import translated_markup
@@ -135,7 +147,19 @@ class TranslatedMessageParser(NotebookParser):
         return MystParser.parse(self, inputstring, document)
 
 
+@functools.lru_cache(maxsize=8)
+def _default_settings(parser_cls):
+    return get_default_settings(parser_cls)
+
+
+def make_document(source_path="notset", parser_cls=RSTParser) -> nodes.document:
+    """MyST-Parser's ``make_document``, with the default settings built once per parser
+    class (a copy each time: a document may change its own settings)."""
+    return new_document(source_path, settings=copy.copy(_default_settings(parser_cls)))
+
+
 def setup(app):
+    myst_renderer.make_document = make_document
     app.setup_extension("myst_nb")
     app.add_config_value("jaxko_i18n_fixes", True, "env", types=[bool])
     app.add_source_parser(TranslatedMessageParser, override=True)
