@@ -336,7 +336,6 @@ def run(options, *, show_info: bool = False, write: bool = True) -> Outcome:
     with ``show_info`` (the fixes of the findings a run shows)."""
     from dataclasses import replace
 
-
     # The first pass only says which entries have something to fix (the cache keeps the
     # fixes); each catalog is then checked again from the text that is fixed.
     result = runner.run(options)

@@ -233,7 +233,6 @@ def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress=False):
     ``verify``'s (a bar when True, or a callable given the executed and total counts)."""
     import nbformat
 
-
     verify = verify_mod()
     report = verify.verify(srcdir=srcdir, notebooks_dir=notebooks_dir, progress=progress)
     failed = [r for r in report.results if r.status == "failed"]

@@ -165,7 +165,6 @@ def untrusted(document):
     it): a directive in a msgstr is an unknown directive, reported, never run."""
     from sphinx.util import logging
 
-
     def refused(name: str) -> None:
         logging.getLogger(__name__).warning(
             "jaxko gate: directive `%s` in a translated message; not run", name,
@@ -199,7 +198,6 @@ def clean_html(fragment: str) -> str:
     text, ``</b>``): a lone start tag is cleaned with its end tag and given back open,
     a lone end tag is kept only for a tag the sanitizer allows."""
     import nh3
-
 
     def clean(html: str) -> str:
         return nh3.clean(html, url_schemes=set(LINK_SCHEMES), link_rel=None,
@@ -249,7 +247,6 @@ def _drop_script_links(app, doctree, docname: str) -> None:
     """Links to anything but http, https and mailto become their text."""
     from docutils import nodes
     from sphinx.util import logging
-
 
     logger = logging.getLogger(__name__)
     for node in list(doctree.findall(nodes.reference)):

@@ -191,7 +191,6 @@ class GlossaryDirective(Directive):
     def run(self) -> list[nodes.Node]:
         from sphinx.errors import ExtensionError
 
-
         env = self.state.document.settings.env
         path = Path(env.config.jaxko_glossary_path)
         try:

@@ -48,7 +48,6 @@ def load_stats(app) -> dict:
     pages never show without their banners instead)."""
     from sphinx.errors import ExtensionError
 
-
     assignments = app.config.jaxko_assignments_path or None
     try:
         return stats.document_stats(locale_dir(app), app.config.language,
