@@ -31,10 +31,21 @@ lost, silently (Sphinx compares only named references, and MyST resolves these t
 URLs). The parser appends the page's link definitions to each translated Markdown
 fragment that has a bracketed label (definitions render nothing).
 
-All fixes live in one parser subclass registered for MyST-NB's file type
+The fixes above live in one parser subclass registered for MyST-NB's file type
 (``myst-nb``, which conf.py uses for ``.md`` and ``.ipynb``); it changes nothing
-for whole documents. ``jaxko_i18n_fixes = False`` turns them off (the tests build
-once that way to show the bugs are real).
+for whole documents.
+
+A fourth problem is Sphinx's own, in reST and MyST alike: a Python console block
+(``>>>``) with a doctest flag (``# doctest: +SKIP``) is never translated. Sphinx trims
+the flags in a *post*-transform (``TrimDoctestFlagsTransform``, at write time), so the
+gettext builder extracts the trimmed text as the msgid, while ``Locale`` (a read-time
+transform) looks the block up by its untrimmed text, finds nothing and keeps the
+English. :class:`TrimDoctestFlagsBeforeLocale` trims the same blocks, the same way,
+just before ``Locale``; Sphinx's later trim then has nothing left to do, so the page
+(English or Korean) is what it was, translated.
+
+``jaxko_i18n_fixes = False`` turns all four off (the tests build once that way to show
+the bugs are real).
 """
 
 from __future__ import annotations
@@ -52,6 +63,8 @@ from docutils.utils import new_document
 from myst_nb.sphinx_ import Parser as NotebookParser
 from myst_parser.mdit_to_docutils import base as myst_renderer
 from myst_parser.parsers.sphinx_ import MystParser
+from sphinx.transforms.i18n import Locale
+from sphinx.transforms.post_transforms.code import TrimDoctestFlagsTransform
 
 from jaxko.site import translated_markup
 from jaxko.site.gate import untrusted
@@ -158,9 +171,39 @@ def make_document(source_path="notset", parser_cls=RSTParser) -> nodes.document:
     return new_document(source_path, settings=copy.copy(_default_settings(parser_cls)))
 
 
+class TrimDoctestFlagsBeforeLocale(TrimDoctestFlagsTransform):
+    """Sphinx's doctest-flag trim, run before ``Locale`` so that a console block is
+    looked up by the text the gettext builder extracted (see the module docstring).
+
+    At read time the highlight language of a block without one is not set yet
+    (``HighlightLanguageTransform`` is a post-transform): such a block is read with the
+    project's ``highlight_language``, as that transform would."""
+
+    default_priority = Locale.default_priority - 1
+
+    def apply(self, **kwargs) -> None:
+        if not getattr(self.config, "jaxko_i18n_fixes", True):
+            return
+        default = self.config.highlight_language
+        for block in self.document.findall(nodes.literal_block):
+            unset = "language" not in block
+            if unset:
+                block["language"] = default
+            try:
+                console = self.is_pyconsole(block)
+            finally:
+                if unset:
+                    del block["language"]
+            if console:
+                self.strip_doctest_flags(block)
+        for block in self.document.findall(nodes.doctest_block):
+            self.strip_doctest_flags(block)
+
+
 def setup(app):
     myst_renderer.make_document = make_document
     app.setup_extension("myst_nb")
     app.add_config_value("jaxko_i18n_fixes", True, "env", types=[bool])
     app.add_source_parser(TranslatedMessageParser, override=True)
+    app.add_transform(TrimDoctestFlagsBeforeLocale)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
