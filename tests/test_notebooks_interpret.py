@@ -117,7 +117,7 @@ def test_planted_slip_in_a_korean_kernel_fails_naming_its_cell(project):
 
 
 def test_a_slip_that_raises_in_the_kernel_is_caught_too(project):
-    _plant(project, "'ij,jk->ik'", "'ij,kl->ik'")
+    _plant(project, "'ij,jk->ik'", "'ij,jk->iq'")  # q: in no operand
     [result] = verify.verify(srcdir=DOCS, workers=1).results
     assert (result.status, result.cell) == ("failed", 2)
     assert result.error.startswith("ValueError:")
@@ -162,9 +162,7 @@ def test_xla_flags_keep_the_caller_s_and_set_the_count_once():
     assert interpret.xla_flags(flags, 2) == \
         "--xla_cpu_use_thunk_runtime=false --xla_force_host_platform_device_count=2"
     assert interpret.xla_flags("", 1) == ""
-    env = {"XLA_FLAGS": "--xla_cpu_use_thunk_runtime=false"}
-    interpret.xla_flags(env["XLA_FLAGS"], 4)
-    assert env["XLA_FLAGS"] == "--xla_cpu_use_thunk_runtime=false"  # a pure function
+    assert interpret.xla_flags("", 4) == "--xla_force_host_platform_device_count=4"
 
 
 def test_every_interpretation_is_a_pallas_page_with_a_valid_means():
@@ -204,3 +202,45 @@ def test_real_quickstart_page_passes_in_interpret_mode(tmp_path, monkeypatch, sh
     assert not summary.errors
     [result] = verify.verify(srcdir=docs, workers=1, only=["pallas/quickstart"]).results
     assert (result.status, result.mode, result.error) == ("passed", "interpret", "")
+
+
+def test_site_says_interpret_mode_and_keeps_the_page_and_download_as_they_were(project,
+                                                                              tmp_path):
+    """`jaxko site build` runs verify: the page says how (interpret mode, not hardware),
+    shows upstream's stored outputs, and offers the Korean notebook as built."""
+    from jaxko.site import build as site_build
+    from jaxko.site import status
+
+    built = _korean(project).read_bytes()
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs)
+    root = Path(__file__).resolve().parents[1]
+    result = site_build.build(execute=True, root=root, srcdir=docs, outdir=tmp_path / "html",
+                              locale_dir=project / "locale")
+    [run] = result.verify.results
+    assert (run.status, run.mode) == ("passed", "interpret")
+    page = (tmp_path / "html" / "pallas" / "quickstart.html").read_text(encoding="utf-8")
+    _state, line = status.run_text({"status": "passed", "mode": "interpret"})
+    assert 'class="jaxko-notebook-run jaxko-notebook-run-interpret" data-mode="interpret"' in page
+    assert line in page and "하드웨어에서 실행한 결과가 아니" in line
+    assert "kernel result: [28. 29. 30.]" in page and "devices: 4 tpu" in page
+    assert "커널 결과: [28" not in page and "장치: 1 cpu" not in page
+    assert _korean(project).read_bytes() == built
+    download = tmp_path / "html" / "_downloads" / "ko" / PAGE
+    assert download.read_bytes() == built
+
+
+def test_run_lines_for_every_outcome():
+    assert status_line({"status": "cached", "mode": "interpret"})[0] == "interpret"
+    assert status_line({"status": "passed", "mode": "native", "platform": "gpu"}) == \
+        ("passed", "실행 확인: 한국어 노트북의 모든 코드 셀이 GPU에서 실행되었습니다.")
+    state, line = status_line({"status": "skipped", "error": "requires accelerators (TPU)"})
+    assert state == "skipped" and "requires accelerators (TPU)" in line
+    assert status_line({"status": "failed", "mode": "interpret"}) == ("", "")
+    assert status_line(None) == ("", "")
+
+
+def status_line(run):
+    from jaxko.site import status
+
+    return status.run_text(run)
