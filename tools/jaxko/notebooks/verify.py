@@ -714,8 +714,12 @@ def write_junit(report: VerifyReport, path: Path) -> None:
         "name": "jaxko-notebooks", "tests": str(len(report.results)),
         "failures": str(report.count("failed")), "skipped": str(report.count("skipped")),
         "errors": "0", "time": f"{report.wall_seconds:.2f}"})
-    ElementTree.SubElement(ElementTree.SubElement(suite, "properties"), "property", {
+    suite_properties = ElementTree.SubElement(suite, "properties")
+    ElementTree.SubElement(suite_properties, "property", {
         "name": "sandbox", "value": str(report.options.get("sandbox", "none"))})
+    if "interpret" in report.options:
+        ElementTree.SubElement(suite_properties, "property", {
+            "name": "interpret", "value": str(report.options["interpret"])})
     for result in report.results:
         case = ElementTree.SubElement(suite, "testcase", {
             "classname": "notebooks", "name": result.notebook,
