@@ -138,12 +138,32 @@ def test_device_count_and_simulated_chip_are_the_interpretation_s(project):
         verify.VerifyReport("cpu", 1, {}, {}, [result]))
 
 
-def test_without_the_interpreter_the_kernel_does_not_run_on_cpu(project):
-    """The clean counterpart of interpret mode: what it switches on is what makes it run."""
+def test_without_the_interpreter_the_kernel_does_not_run_on_cpu(project, tmp_path):
+    """What interpret mode switches on is what runs the kernel: the same page under a
+    name that is neither excluded nor interpreted fails on CPU, in the kernel's cell."""
+    docs = tmp_path / "docs"
+    (docs / "pallas").mkdir(parents=True)
+    shutil.copyfile(DOCS / PAGE, docs / "kernels.ipynb")
+    (docs / "index.rst").write_text("Kernels\n=======\n\n.. toctree::\n\n   kernels\n")
+    catalogs_dir = project / "locale" / "ko" / "LC_MESSAGES"
+    shutil.copyfile(catalogs_dir / "pallas" / "quickstart.po", catalogs_dir / "kernels.po")
+    build.build(srcdir=docs, locale_dir=project / "locale",
+                out_dir=project / "_build" / "notebooks" / "ko", only=["kernels"])
+    [result] = verify.verify(srcdir=docs, workers=1, only=["kernels"]).results
+    assert (result.status, result.mode, result.cell) == ("failed", "native", 2)
+    assert "Only interpret mode is supported on CPU backend" in result.error
+    interpreted = (scope.Interpretation("kernels.*", "test"),)
+    [result] = verify.verify(srcdir=docs, workers=1, only=["kernels"],
+                             interpreted=interpreted).results
+    assert (result.status, result.mode) == ("passed", "interpret")
+    # A page interpret mode does not list stays skipped on CPU, as before.
     [result] = verify.verify(srcdir=DOCS, workers=1, interpreted=()).results
     assert (result.status, result.mode) == ("skipped", None)
-    none = (scope.Interpretation("pallas/quickstart.*", "test"),)
-    spec = {**none[0].as_dict(), "interpreter": "mosaic"}
+
+
+def test_an_unknown_interpreter_is_refused_in_the_kernel():
+    spec = {**scope.Interpretation("pallas/quickstart.*", "test").as_dict(),
+            "interpreter": "mosaic"}
     with pytest.raises(ValueError, match="unknown Pallas interpreter 'mosaic'"):
         interpret.switch_on(spec, environ={})
 
