@@ -38,7 +38,7 @@ EXECUTION_EXCLUDES: tuple[tuple[str, str], ...] = (
     ("pallas/tpu/pipelining.*", "requires accelerators (TPU): Pallas TPU kernels"),
     ("pallas/tpu/distributed.*", "requires accelerators (TPU): several TPU chips; not interpretable: "
      "cell 2 asserts \"TPU\" in jax.devices()[0].device_kind"),
-    ("pallas/tpu/sparse.*", "requires accelerators (TPU): not interpretable: cell 2 asserts "
+    ("pallas/tpu/sparse.*", "requires accelerators (TPU): Pallas TPU kernels; not interpretable: cell 2 asserts "
      "\"TPU\" in jax.devices()[0].device_kind"),
     ("pallas/tpu/matmul.*", "requires accelerators (TPU): Pallas TPU kernels; too slow to "
      "interpret: cell 12's 4096x4096x4096 kernel (a 32x32x32 grid) had not finished after 6 "
