@@ -27,14 +27,25 @@ ALWAYS_EXCLUDED = (
 # A reason starting with "requires accelerators" and naming a GPU is attempted with
 # `--platform gpu`; TPU-only ones stay skipped there too.
 EXECUTION_EXCLUDES: tuple[tuple[str, str], ...] = (
+    # The Pallas pages: on CPU, those in INTERPRETED below run in Pallas's interpreter
+    # instead (verify's interpret mode); the others' reason says what the interpreter
+    # lacks, as measured. With --interpret off all of them are skipped for this reason.
     ("pallas/quickstart.*", "requires accelerators (GPU or TPU): Pallas kernels; CPU only runs them in interpret mode"),
     ("pallas/pipelining.*", "requires accelerators (GPU or TPU): Pallas kernels; CPU only runs them in interpret mode"),
-    ("pallas/gpu/pipelining.*", "requires accelerators (NVIDIA GPU, Hopper or newer): Pallas Mosaic GPU"),
+    ("pallas/gpu/pipelining.*", "requires accelerators (NVIDIA GPU, Hopper or newer): Pallas Mosaic GPU; "
+     "not interpretable: cell 10 passes plgpu.emit_pipeline(delay_release=1), which jax 0.10.2 "
+     "does not accept (TypeError, on a GPU too)"),
     ("pallas/tpu/pipelining.*", "requires accelerators (TPU): Pallas TPU kernels"),
-    ("pallas/tpu/distributed.*", "requires accelerators (TPU): several TPU chips"),
-    ("pallas/tpu/sparse.*", "requires accelerators (TPU): asserts TPU devices"),
-    ("pallas/tpu/matmul.*", "requires accelerators (TPU): Pallas TPU kernels"),
-    ("pallas/tpu/core_map.*", "requires accelerators (TPU): several TPU cores"),
+    ("pallas/tpu/distributed.*", "requires accelerators (TPU): several TPU chips; not interpretable: "
+     "cell 2 asserts \"TPU\" in jax.devices()[0].device_kind"),
+    ("pallas/tpu/sparse.*", "requires accelerators (TPU): Pallas TPU kernels; not interpretable: cell 2 asserts "
+     "\"TPU\" in jax.devices()[0].device_kind"),
+    ("pallas/tpu/matmul.*", "requires accelerators (TPU): Pallas TPU kernels; too slow to "
+     "interpret: cell 12's 4096x4096x4096 kernel (a 32x32x32 grid) had not finished after 6 "
+     "minutes in TPU interpret mode, and cells 29, 37 and 41 time 100 runs each of such kernels"),
+    ("pallas/tpu/core_map.*", "requires accelerators (TPU): several TPU cores; not interpretable: "
+     "cell 7's pltpu.create_tensorcore_mesh reads the device's num_cores, which a CPU device "
+     "lacks (AttributeError), and cell 19 needs get_tpu_info().sparse_core"),
     ("notebooks/layout.*", "requires accelerators (TPU): asserts the layouts XLA picks on TPU; CPU picks others"),
     ("notebooks/cute_dsl_jax.*", "requires accelerators (NVIDIA GPU): CUTLASS CuTe DSL, nvidia-smi"),
     ("notebooks/host-offloading.*", "requires accelerators (GPU or TPU): device-to-host memory offloading"),
@@ -52,6 +63,64 @@ SUPPORT_FILES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 ACCELERATOR_REASON = "requires accelerators"
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """How one Pallas notebook runs on CPU in Pallas's interpreter (``notebooks verify``'s
+    interpret mode), switched on in its kernel before the first cell
+    (:mod:`jaxko.notebooks.interpret`); the notebook itself is not changed.
+
+    Each field is the least the notebook was measured to need: ``interpreter`` "hlo" is
+    ``pallas_call(..., interpret=True)`` for every call (Pallas's generic interpreter),
+    "tpu" is TPU interpret mode (``pltpu.force_tpu_interpret_mode``: TPU memory spaces,
+    DMAs and semaphores simulated). ``devices``: CPU devices
+    (``--xla_force_host_platform_device_count``). ``chip``: the TPU generation
+    ``pltpu.get_tpu_info()`` describes on CPU (a ``ChipVersion`` value such as "v5e"),
+    for kernels whose lowering asks it (block tiling); "" leaves it failing as on CPU."""
+
+    pattern: str  # the notebook, as in EXECUTION_EXCLUDES
+    reason: str   # why this means, measured
+    interpreter: str = "hlo"  # "hlo" | "tpu"
+    devices: int = 1
+    chip: str = ""
+
+    def as_dict(self) -> dict:
+        """As report.json shows it (and the cache key hashes it)."""
+        return {"interpreter": self.interpreter, "devices": self.devices, "chip": self.chip,
+                "reason": self.reason}
+
+
+INTERPRETERS = ("hlo", "tpu")
+
+# The Pallas notebooks that verify runs in Pallas's interpreter on CPU (interpret mode,
+# the default there; `--interpret off` skips them as EXECUTION_EXCLUDES says). Measured
+# with jax 0.10.2 on every Pallas page (docs/notebooks.md, "Pallas on CPU"); the pages
+# not here stay skipped with what the interpreter lacks in their reason above.
+INTERPRETED: tuple[Interpretation, ...] = (
+    Interpretation(
+        "pallas/quickstart.*", "every kernel runs in Pallas's generic interpreter "
+        "(interpret=True), as the page itself says CPU can"),
+    Interpretation(
+        "pallas/pipelining.*", "generic interpreter: TPU interpret mode refuses cell 21's "
+        "deliberately incorrect kernel (\"Revisited block ... of output 0\"), which the page "
+        "runs to show its wrong result"),
+    Interpretation(
+        "pallas/tpu/pipelining.*", "TPU interpret mode (cells 9-17 use SMEM, pltpu.sync_copy "
+        "and pltpu.emit_pipeline); cell 14's pl.BoundedSlice asks get_tpu_info() for the "
+        "tiling, so the interpreter simulates a TPU v5e", interpreter="tpu", chip="v5e"),
+)
+
+
+def interpretation(docname_or_path: str,
+                   interpreted: tuple[Interpretation, ...] = INTERPRETED
+                   ) -> Interpretation | None:
+    """How a notebook runs in Pallas's interpreter on CPU, or None (not a Pallas page that can)."""
+    name = docname_or_path.replace("\\", "/")
+    for entry in interpreted:
+        if fnmatch.fnmatch(name, entry.pattern) or fnmatch.fnmatch(name + ".x", entry.pattern):
+            return entry
+    return None
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,12 @@ def register(sub) -> None:
                    help="parallel notebooks (default: auto, one per CPU core)")
     p.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
     p.add_argument("--force", action="store_true", help="run every notebook, ignoring the cache")
+    p.add_argument("--interpret", choices=("auto", "off"), default="auto",
+                   help="auto (default): on CPU, run the Pallas pages listed in "
+                        "jaxko/scope.py (INTERPRETED) with Pallas's interpreter switched on in "
+                        "their kernel (the notebooks are not changed); reported as 'passed "
+                        "(interpret mode)', mode \"interpret\", never as a hardware run. off: "
+                        "skip them, as without an accelerator. No effect with --platform gpu")
     p.add_argument("--allow-unchecked-code", action="store_true",
                    help="run translated code without comparing it with upstream first; "
                         "such notebooks are reported as 'unchecked', never 'passed' "
@@ -147,7 +153,7 @@ def run_verify(args) -> int:
                            static_check=not args.allow_unchecked_code, force=args.force,
                            only=args.notebooks or None, progress=sys.stderr.isatty(), log=log,
                            shard=shards.Shard.parse(args.shard) if args.shard else None,
-                           durations=args.durations)
+                           durations=args.durations, interpret=args.interpret == "auto")
     return _write_report(report, args)
 
 
@@ -176,16 +182,21 @@ def run_list(args) -> int:
     found = sources.find_notebooks(args.srcdir or paths.staged_docs())
     rows = [{"notebook": s.rel, "format": s.kind,
              "executed": scope.execution_excluded(s.rel) is None,
+             "interpreted": scope.interpretation(s.rel) is not None,
              "reason": scope.execution_excluded(s.rel) or ""} for s in found]
     if args.format == "json":
         print(json.dumps(rows, ensure_ascii=False))
         return 0
     width = max((len(r["notebook"]) for r in rows), default=0)
     for r in rows:
-        state = "executed" if r["executed"] else f"skipped: {r['reason']}"
+        state = "executed" if r["executed"] else \
+            "executed in interpret mode on CPU (Pallas's interpreter)" if r["interpreted"] \
+            else f"skipped: {r['reason']}"
         print(f"{r['notebook'].ljust(width)}  {r['format']:5}  {state}")
     executed = sum(r["executed"] for r in rows)
-    print(f"{len(rows)} notebooks, {executed} executed, {len(rows) - executed} skipped")
+    interpreted = sum(r["interpreted"] and not r["executed"] for r in rows)
+    print(f"{len(rows)} notebooks, {executed} executed, {interpreted} in interpret mode on CPU, "
+          f"{len(rows) - executed - interpreted} skipped")
     return 0
 
 

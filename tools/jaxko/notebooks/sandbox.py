@@ -6,7 +6,9 @@
 notebook the kernel was started for (by the kernel's working directory, which nbmake
 sets to the notebook's folder), points ``HOME`` and ``TMPDIR`` into that notebook's own
 folder, lets ipykernel initialise, and only then installs a :func:`sys.addaudithook`
-hook, before any cell runs. From then on, in that process:
+hook, before any cell runs (a Pallas page in interpret mode gets Pallas's interpreter
+switched on just before that: :mod:`jaxko.notebooks.interpret`). From then on, in that
+process:
 
 * no file is written, created, removed, renamed, linked or has its mode or times
   changed outside the notebook's folder (its working directory, temporary home and
@@ -90,6 +92,9 @@ class Policy:
     writes: tuple[str, ...] = ()  # exact files outside root it may write (an exemption)
     commands: tuple[str, ...] = ()  # exact shell commands it may run (an exemption)
     argvs: tuple[tuple[str, ...], ...] = ()  # exact argument lists it may run
+    # Pallas's interpreter for this kernel (scope.Interpretation.as_dict), switched on
+    # before the first cell (jaxko.notebooks.interpret); None: kernels run as written.
+    interpret: dict | None = None
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -364,6 +369,12 @@ def main(argv: list[str] | None = None) -> None:
     # (`!cmd`), and the profile folder it lies in is shared, outside the notebook's.
     app.initialize([*(argv or []), "--HistoryManager.enabled=False"])
     shell = app.shell
+    if policy.interpret:
+        # Before the hook and the first cell: JAX's own switch, in this process only;
+        # the notebook is run as it is.
+        from jaxko.notebooks import interpret
+
+        interpret.switch_on(policy.interpret)
     # The number a cell gets in the notebook: IPython counts the cell before running it,
     # and ipykernel replies with one less (ipykernel/ipkernel.py, do_execute).
     install(policy, count=lambda: shell.execution_count - 1)

@@ -137,7 +137,8 @@ def merge(reports: Sequence[Path], root: Path | None = None):
             results[rel] = NotebookResult(rel, row["status"], float(row.get("seconds") or 0.0),
                                           row.get("cell"), row.get("error") or "",
                                           bool(row.get("executed")), row.get("key") or "",
-                                          row.get("sandbox_exemption"))
+                                          row.get("sandbox_exemption"),
+                                          row.get("interpretation"))
     missing = [rel for rel in universe if rel not in results]
     if missing:
         raise UserError(f"{len(missing)} notebook(s) in no shard report: {', '.join(missing[:5])}"
@@ -161,6 +162,8 @@ def _combine_executed(results: dict, owner: dict[str, ShardReport], dest: Path) 
     for rel, result in results.items():
         if result.status not in ("passed", "cached", "unchecked", "failed"):
             continue
+        if result.interpretation is not None:
+            continue  # an interpret-mode run's outputs are never the site's (verify.interpreted_dir)
         name = Path(rel).with_suffix(".ipynb")
         source = owner[rel].executed_dir / name
         if not owner[rel].executed_dir.is_dir():

@@ -11,6 +11,13 @@ For every notebook in scope the result is one of:
 * ``unchecked``: ran without error, but with ``--allow-unchecked-code``: its code was
   not compared with upstream, so nobody vouches for what it did (never "passed").
 
+Each run also has a mode: ``native`` (the kernels ran as written, on this platform) or
+``interpret``: on CPU, the Pallas pages of :data:`jaxko.scope.INTERPRETED` run with
+Pallas's interpreter switched on in their kernel (:mod:`jaxko.notebooks.interpret`;
+``interpret=False`` / ``--interpret off`` skips them as before). An interpret-mode pass
+is shown as one everywhere (report, table, JUnit XML, the site) and is never a hardware
+run: its outputs are not put into the notebook readers download nor shown on the site.
+
 Translated notebooks run with a scrubbed environment (:func:`_kernel_env`: only what
 Python, JAX and the toolchain need; no tokens or credentials of the caller), each in a
 folder of its own with its own temporary home and ``TMPDIR``, in a kernel boxed by
@@ -47,7 +54,7 @@ from jaxko import paths, scope
 from jaxko.catalogs import write_text_atomic
 from jaxko.codetokens import first_difference
 from jaxko.errors import UserError
-from jaxko.notebooks import build, literals, sandbox, shards, sources
+from jaxko.notebooks import build, interpret as interpret_mode, literals, sandbox, shards, sources
 
 CACHE_VERSION = 1
 KERNEL_NAME = "jaxko-python"
@@ -71,12 +78,26 @@ class NotebookResult:
     executed: bool = False  # run by nbmake in this verify
     key: str = ""  # of a pass: its cache key (`report merge` records the shards' passes)
     exemption: dict | None = None  # its sandbox exemption (scope.SandboxExemption.as_dict)
+    interpretation: dict | None = None  # how Pallas's interpreter ran it (scope.Interpretation)
+
+    @property
+    def mode(self) -> str | None:
+        """"interpret" (Pallas's interpreter on CPU), "native", or None (it did not run)."""
+        if self.interpretation is not None:
+            return interpret_mode.MODE
+        return interpret_mode.HARDWARE if self.executed or self.status == "cached" else None
+
+    @property
+    def shown_status(self) -> str:
+        """The status as the table and the site say it: "passed (interpret mode)"."""
+        return f"{self.status} (interpret mode)" if self.interpretation is not None \
+            and self.status != "skipped" else self.status
 
     def as_dict(self) -> dict:
-        return {"notebook": self.notebook, "status": self.status,
+        return {"notebook": self.notebook, "status": self.status, "mode": self.mode,
                 "seconds": round(self.seconds, 2), "cell": self.cell, "error": self.error,
                 "executed": self.executed, "key": self.key,
-                "sandbox_exemption": self.exemption}
+                "sandbox_exemption": self.exemption, "interpretation": self.interpretation}
 
 
 @dataclass
@@ -194,6 +215,11 @@ def executed_dir(root: Path | None = None) -> Path:
     return paths.build_dir(root) / "notebooks" / "executed"
 
 
+def interpreted_dir(root: Path | None = None) -> Path:
+    """Where the notebooks executed in interpret mode are copied (never shown on the site)."""
+    return paths.build_dir(root) / "notebooks" / "interpreted"
+
+
 def cache_path(root: Path | None = None) -> Path:
     return paths.build_dir(root) / "notebooks" / "verify-cache.json"
 
@@ -258,6 +284,7 @@ class _Job:
     support: list[Path]
     key: str
     exemption: scope.SandboxExemption | None = None
+    interpretation: scope.Interpretation | None = None
 
 
 def static_differences(upstream: sources.ReadNotebook, korean: nbformat.NotebookNode
@@ -289,14 +316,18 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
            static_check: bool = True, force: bool = False, only: list[str] | None = None,
            progress: bool = False, log=None, shard: shards.Shard | None = None,
            durations: Path | None = None,
-           exemptions: tuple[scope.SandboxExemption, ...] = scope.SANDBOX_EXEMPTIONS
+           exemptions: tuple[scope.SandboxExemption, ...] = scope.SANDBOX_EXEMPTIONS,
+           interpret: bool = True,
+           interpreted: tuple[scope.Interpretation, ...] = scope.INTERPRETED
            ) -> VerifyReport:
     """Verify the Korean notebooks; see the module docstring for the outcomes.
 
     With ``shard``, only that deterministic share of the notebooks in scope (balanced by
     the seconds in the ``durations`` report, else by size; :mod:`.shards`); the report
     lists the whole scope so that `jaxko notebooks report merge` can check the shards.
-    ``exemptions``: what upstream's own code may do in the sandbox (tests name their own)."""
+    ``exemptions``: what upstream's own code may do in the sandbox (tests name their own).
+    ``interpret``: on CPU, run the Pallas pages of ``interpreted`` in Pallas's interpreter
+    (interpret mode; False: they are skipped with their exclusion's reason)."""
     started = time.perf_counter()
     if platform not in PLATFORMS:
         raise UserError(f"--platform must be one of {', '.join(PLATFORMS)}")
@@ -319,6 +350,8 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
     env_info = environment(platform)
     # The sandbox is part of every key: a pass outside it is no pass inside it.
     options = {"platform": platform, "timeout": timeout, "sandbox": sandbox.KIND}
+    # Not part of the keys (a notebook's own interpretation is): shown in report.json.
+    interpreting = interpret and platform == "cpu"
     if not static_check:
         options["unchecked_code"] = True  # never shares cached passes with checked runs
     cache_file = cache_path(root)
@@ -328,7 +361,8 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
     jobs: list[_Job] = []
     for source in chosen:
         reason = scope.execution_excluded(source.rel)
-        if reason and not scope.attempted_on(reason, platform):
+        interpretation = scope.interpretation(source.rel, interpreted) if interpreting else None
+        if reason and not scope.attempted_on(reason, platform) and interpretation is None:
             results[source.rel] = NotebookResult(source.rel, "skipped", error=reason)
             continue
         support = [source.path.parent / name for name in scope.support_files(source.rel)]
@@ -356,15 +390,20 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
                 continue
         exemption = scope.sandbox_exemption(source.rel, exemptions)
         shown = exemption.as_dict() if exemption else None
-        key = cache_key(korean, support, env_info,
-                        {**options, "sandbox_exemption": shown} if exemption else options)
+        how = interpretation.as_dict() if interpretation else None
+        keyed = dict(options)
+        if exemption:
+            keyed["sandbox_exemption"] = shown
+        if interpretation:  # an interpret-mode pass is no pass on the hardware, nor back
+            keyed["interpret"] = how
+        key = cache_key(korean, support, env_info, keyed)
         recorded = cache["passes"].get(source.rel)
         if not force and recorded and recorded.get("key") == key:
             results[source.rel] = NotebookResult(source.rel, "cached",
                                                  seconds=float(recorded.get("seconds", 0.0)),
-                                                 key=key, exemption=shown)
+                                                 key=key, exemption=shown, interpretation=how)
             continue
-        jobs.append(_Job(source, korean_path, korean, support, key, exemption))
+        jobs.append(_Job(source, korean_path, korean, support, key, exemption, interpretation))
 
     count = 0
     executed_seconds = 0.0
@@ -399,7 +438,8 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
             if result.status in ("passed", "cached"):
                 result.status = "unchecked"
                 result.key = ""
-    report = VerifyReport(platform, count, env_info, options,
+    report = VerifyReport(platform, count, env_info,
+                          {**options, "interpret": "auto" if interpreting else "off"},
                           [results[s.rel] for s in chosen], shard=shard_info)
     report.executed_seconds = executed_seconds
     report.wall_seconds = time.perf_counter() - started
@@ -444,7 +484,8 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
                 violations=str(run_dir / "violations" / f"{slot.name}.jsonl"),
                 writes=exemption.writes if exemption else (),
                 commands=exemption.commands_for() if exemption else (),
-                argvs=exemption.argvs if exemption else ()))
+                argvs=exemption.argvs if exemption else (),
+                interpret=job.interpretation.as_dict() if job.interpretation else None))
             targets.append(target)
         sandbox.write_policies(run_dir / "sandbox.json", policies)
         env = _kernel_env(platform, run_dir)
@@ -473,7 +514,10 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
             refusals = _read_violations(Path(policy.violations))
             results.append(_result(job, target, event, refusals))
             if target.is_file():
-                dest = executed_to / job.source.ipynb_rel
+                # An interpret-mode run's outputs are a CPU simulation's: kept apart, for
+                # inspection, so that the site never shows them as the page's.
+                dest = (interpreted_dir(root) if job.interpretation else executed_to) \
+                    / job.source.ipynb_rel
                 write_text_atomic(dest, target.read_text(encoding="utf-8"))
     return results
 
@@ -597,6 +641,7 @@ def _result(job: _Job, executed: Path, event: dict | None,
             refusals: list[_Refusal] = ()) -> NotebookResult:
     rel = job.source.rel
     exemption = job.exemption.as_dict() if job.exemption else None
+    how = job.interpretation.as_dict() if job.interpretation else None
     if refusals:
         # A refusal fails the notebook even if its code caught the PermissionError (or
         # the cell was tagged raises-exception): the cell is the one that ran then.
@@ -605,17 +650,19 @@ def _result(job: _Job, executed: Path, event: dict | None,
         seconds = float(event.get("seconds", 0.0)) if event else 0.0
         return NotebookResult(rel, "failed", seconds,
                               _cell_of_count(executed, first.execution_count),
-                              first.message + more, executed=True, exemption=exemption)
+                              first.message + more, executed=True, exemption=exemption,
+                              interpretation=how)
     if event is None:
         return NotebookResult(rel, "failed", error="did not run (see pytest output; "
                                                    "rerun with --workers 1)",
-                              exemption=exemption)
+                              exemption=exemption, interpretation=how)
     seconds = float(event.get("seconds", 0.0))
     if event.get("outcome") == "passed":
-        return NotebookResult(rel, "passed", seconds, executed=True, exemption=exemption)
+        return NotebookResult(rel, "passed", seconds, executed=True, exemption=exemption,
+                              interpretation=how)
     cell, error = _failure(executed)
     return NotebookResult(rel, "failed", seconds, cell, error or event.get("summary", ""),
-                          executed=True, exemption=exemption)
+                          executed=True, exemption=exemption, interpretation=how)
 
 
 def _cell_of_count(executed: Path, count: int | None) -> int | None:
@@ -667,8 +714,12 @@ def write_junit(report: VerifyReport, path: Path) -> None:
         "name": "jaxko-notebooks", "tests": str(len(report.results)),
         "failures": str(report.count("failed")), "skipped": str(report.count("skipped")),
         "errors": "0", "time": f"{report.wall_seconds:.2f}"})
-    ElementTree.SubElement(ElementTree.SubElement(suite, "properties"), "property", {
+    suite_properties = ElementTree.SubElement(suite, "properties")
+    ElementTree.SubElement(suite_properties, "property", {
         "name": "sandbox", "value": str(report.options.get("sandbox", "none"))})
+    if "interpret" in report.options:
+        ElementTree.SubElement(suite_properties, "property", {
+            "name": "interpret", "value": str(report.options["interpret"])})
     for result in report.results:
         case = ElementTree.SubElement(suite, "testcase", {
             "classname": "notebooks", "name": result.notebook,
@@ -684,6 +735,10 @@ def write_junit(report: VerifyReport, path: Path) -> None:
             properties.append(("cached", "true"))
         if result.exemption:
             properties.append(("sandbox-exemption", result.exemption["reason"]))
+        if result.mode:
+            properties.append(("mode", result.mode))
+        if result.interpretation:
+            properties.append(("interpretation", _interpretation_text(result.interpretation)))
         if properties:
             element = ElementTree.SubElement(case, "properties")
             for name, value in properties:
@@ -692,6 +747,18 @@ def write_junit(report: VerifyReport, path: Path) -> None:
     ElementTree.indent(tree)
     text = ElementTree.tostring(suite, encoding="unicode", xml_declaration=True)
     write_text_atomic(path, text + "\n")
+
+
+def _interpretation_text(how: dict) -> str:
+    """One line on how Pallas's interpreter ran a notebook (table, JUnit XML)."""
+    parts = ["interpret mode: Pallas's " + ("TPU interpreter" if how.get("interpreter") == "tpu"
+                                            else "generic interpreter (interpret=True)")
+             + " on CPU, not a hardware run"]
+    if int(how.get("devices") or 1) > 1:
+        parts.append(f"{how['devices']} CPU devices")
+    if how.get("chip"):
+        parts.append(f"get_tpu_info() simulates a TPU {how['chip']}")
+    return ", ".join(parts)
 
 
 def write_json(report: VerifyReport, path: Path) -> None:
@@ -705,7 +772,9 @@ def format_table(report: VerifyReport) -> str:
         note = r.error
         if r.exemption and r.status != "skipped":
             note = "; ".join(filter(None, (r.error, f"sandbox exemption: {r.exemption['reason']}")))
-        rows.append((r.notebook, r.status, seconds, str(r.cell or ""), note))
+        if r.interpretation and r.status != "skipped":
+            note = "; ".join(filter(None, (note, _interpretation_text(r.interpretation))))
+        rows.append((r.notebook, r.shown_status, seconds, str(r.cell or ""), note))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = []
     for row in rows:
@@ -716,8 +785,11 @@ def format_table(report: VerifyReport) -> str:
     counts = data["counts"]
     executed = sum(1 for r in report.results if r.executed)
     unchecked = f"{counts['unchecked']} UNCHECKED, " if counts["unchecked"] else ""
+    interpreted = sum(1 for r in report.results if r.status in ("passed", "cached")
+                      and r.mode == interpret_mode.MODE)
+    interpreted = f" ({interpreted} of them in interpret mode)" if interpreted else ""
     summary = (f"{len(report.results)} notebooks ({report.platform}): {counts['passed']} passed, "
-               f"{counts['cached']} cached, {unchecked}{counts['failed']} failed, "
+               f"{counts['cached']} cached{interpreted}, {unchecked}{counts['failed']} failed, "
                f"{counts['skipped']} skipped; sandbox: {report.options.get('sandbox', 'none')}; "
                f"wall {report.wall_seconds:.1f} s")
     if executed:

@@ -16,6 +16,7 @@ files carry them; MyST-NB executes nothing. ``language="en"`` keeps MyST-NB's ca
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import sys
@@ -243,8 +244,8 @@ def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress=False):
                         "`jaxko notebooks verify` for details", notebooks_dir)
     executed_dir = verify.executed_dir()
     for result in report.results:
-        if result.status not in ("passed", "cached"):
-            continue
+        if result.status not in ("passed", "cached") or result.mode == "interpret":
+            continue  # an interpret-mode run's outputs are a CPU simulation's: not the page's
         rel = Path(result.notebook).with_suffix(".ipynb")
         executed, download = executed_dir / rel, notebooks_dir / rel
         if executed.is_file() and download.is_file():
@@ -252,6 +253,18 @@ def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress=False):
             if not stale(ran, download):
                 write_text_atomic(download, executed.read_text(encoding="utf-8"))
     return report
+
+
+def write_notebook_runs(report, path: Path) -> Path:
+    """docname -> how verify ran its Korean notebook, for the pages' banners
+    (:func:`jaxko.site.status.run_text`)."""
+    from jaxko.catalogs import write_text_atomic
+
+    runs = {str(Path(r.notebook).with_suffix("")): {
+        "status": r.status, "mode": r.mode, "platform": report.platform, "error": r.error}
+        for r in report.results}
+    write_text_atomic(path, json.dumps(runs, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    return path
 
 
 def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative",
@@ -318,6 +331,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
                    f"{len(ran)} run, {report.count('cached')} unchanged (cached), "
                    f"{report.count('skipped')} keep upstream's outputs")
         defines["jaxko_executed_notebooks_dir"] = str(verify_mod().executed_dir())
+        defines["jaxko_notebook_runs"] = str(write_notebook_runs(
+            report, paths.build_dir(root) / "notebooks" / "site-runs.json"))
     defines.update(overrides or {})
     extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
     mode = "korean" if korean_outputs else ("cache" if execute else "off")

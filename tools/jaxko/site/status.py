@@ -14,11 +14,16 @@ says the untranslated parts are shown in English.
 Notebook pages also offer the Korean notebook (``jaxko notebooks build`` writes them
 to ``_build/notebooks/ko/<docname>.ipynb``; copied to ``_downloads/ko/``) and, when the
 site is published from a GitHub repository (``jaxko_github_repo``), an "open in Colab"
-link to that copy on the Pages branch.
+link to that copy on the Pages branch, and say how ``jaxko notebooks verify`` ran the
+Korean notebook (``jaxko_notebook_runs``, written by ``jaxko site build``): passed on
+this platform, passed in interpret mode (Pallas's interpreter on CPU: never presented
+as a run on the TPU or GPU the page is written for; the page keeps upstream's stored
+outputs), or not run, with the reason.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from html import escape
@@ -77,6 +82,40 @@ def is_notebook_page(app, docname: str) -> bool:
         app.env.doc2path(docname).suffix == ".ipynb"
 
 
+def notebook_runs(app) -> dict:
+    """docname -> {"status", "mode", "platform", "error"} of the last verify (the site
+    build writes them, :func:`jaxko.site.build.write_notebook_runs`); {} without one."""
+    cached = getattr(app, "_jaxko_notebook_runs", None)
+    if cached is not None:
+        return cached
+    path = app.config.jaxko_notebook_runs
+    runs = {}
+    if path:
+        try:
+            runs = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            runs = {}
+    app._jaxko_notebook_runs = runs if isinstance(runs, dict) else {}
+    return app._jaxko_notebook_runs
+
+
+def run_text(run: dict | None) -> tuple[str, str]:
+    """(state, line) of how verify ran a page's Korean notebook; ("", "") without a run."""
+    if not run:
+        return "", ""
+    status, mode = run.get("status"), run.get("mode")
+    where = "GPU" if run.get("platform") == "gpu" else "CPU"
+    if status in ("passed", "cached") and mode == "interpret":
+        return "interpret", ("실행 확인: 인터프리트 모드로 통과. 한국어 노트북의 Pallas 커널을 "
+                             "CPU에서 Pallas 인터프리터로 해석해 실행했습니다. TPU나 GPU 하드웨어에서 "
+                             "실행한 결과가 아니므로, 아래 출력은 원문에 저장된 출력입니다.")
+    if status in ("passed", "cached"):
+        return "passed", f"실행 확인: 한국어 노트북의 모든 코드 셀이 {where}에서 실행되었습니다."
+    if status == "skipped":
+        return "skipped", f"실행 확인: 실행하지 않았습니다({run.get('error', '')})."
+    return "", ""
+
+
 def banner_html(app, pagename: str, item, pathto) -> str:
     """The banner of one page (``item``: its DocumentStats)."""
     upstream = app.config.jaxko_upstream_docs_url.rstrip("/") + f"/{pagename}.html"
@@ -120,6 +159,12 @@ def banner_html(app, pagename: str, item, pathto) -> str:
             colab = COLAB.format(repo=repo, branch=app.config.jaxko_pages_branch, path=target)
             links.append(f'<a class="jaxko-colab" href="{escape(colab)}">Colab에서 열기</a>')
         parts.append(f'<p class="jaxko-notebook-links">{" · ".join(links)}</p>')
+    if is_notebook_page(app, pagename):
+        run = notebook_runs(app).get(pagename)
+        state, line = run_text(run)
+        if line:
+            parts.append(f'<p class="jaxko-notebook-run jaxko-notebook-run-{state}" '
+                         f'data-mode="{escape(str(run.get("mode") or ""))}">{escape(line)}</p>')
     parts.append("</div>")
     return "".join(parts)
 
@@ -202,7 +247,8 @@ def banner_signature(app, docname: str) -> tuple:
         return ()
     return (item.counts.translated, item.counts.messages, item.translators, item.reviewers,
             korean_notebook(app, docname) is not None, review_text(item),
-            tuple(item.review.count(level) for level in _LEVELS), tuple(credit_parts(item)))
+            tuple(item.review.count(level) for level in _LEVELS), tuple(credit_parts(item)),
+            run_text(notebook_runs(app).get(docname)))
 
 
 def _outdated(app, env, added, changed, removed) -> list[str]:
@@ -254,6 +300,8 @@ def setup(app):
     app.add_config_value("jaxko_github_repo", os.environ.get("JAXKO_GITHUB_REPO", ""), "html",
                          types=[str])
     app.add_config_value("jaxko_pages_branch", "gh-pages", "html", types=[str])
+    # How verify ran each Korean notebook (JSON, docname -> run); "" shows nothing.
+    app.add_config_value("jaxko_notebook_runs", "", "html", types=[str])
     if "jaxko_upstream_docs_url" not in app.config:  # api_links adds it too
         app.add_config_value("jaxko_upstream_docs_url", "https://docs.jax.dev/en/latest/", "html")
     app.connect("builder-inited", _builder_inited)
