@@ -158,7 +158,9 @@ def run_verify(args) -> int:
 
 
 def run_report_merge(args) -> int:
-    report = shards.merge(args.reports)
+    from jaxko.notebooks import merge
+
+    report = merge.merge(args.reports)
     return _write_report(report, args)
 
 
