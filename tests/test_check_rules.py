@@ -164,3 +164,15 @@ def test_guide_without_its_marker_is_left_alone(tmp_path):
     with pytest.raises(SystemExit, match=f"{page}: the line .* is missing"):
         main([str(page)])
     assert page.read_text(encoding="utf-8") == "# 번역 검사 규칙\n"
+
+
+@pytest.mark.parametrize("msgstr, shown", [
+    ("추가했습니다\\ ({jax-issue}`#1`).", 1),          # reST's escaped space, in Markdown
+    ("`x`\\를 씁니다.", 1),                             # before Hangul
+    ("경로는 C:\\\\ 드라이브입니다.", 0),               # an escaped backslash, then a space
+    ("수식 $a\\ b$와 코드 `a\\ b`를 봅니다.", 0),        # LaTeX's space, code: not prose
+    ("별표는 \\*로 씁니다.", 0),                        # a real Markdown escape
+])
+def test_markup_backslash_reads_what_markdown_shows(msgstr, shown):
+    example = {"location": "pallas/CHANGELOG.md:392", "msgid": "Some text.", "msgstr": msgstr}
+    assert len(run_example(RULES["markup.backslash"], example)) == shown

@@ -430,3 +430,45 @@ def hangul_after_markup(message: Message, context: Context):
             yield Hit(f"`{text[item.start - 1]}{raw}`: reST needs an escaped space between "
                       "Hangul and markup", f"{text[item.start - 1]}\\ {raw}",
                       fix=(Edit(item.start, item.start, "\\ "),))
+
+
+# A backslash before a space or Hangul: in Markdown it escapes nothing and shows.
+_SHOWN_BACKSLASH = re.compile(r"\\(?=[ 가-힣])")
+
+
+@rule("markup.backslash", severity="warning", needs="\\", syntaxes=("myst",), fix="always",
+      explanation=(
+          "MyST(Markdown)에서 역슬래시는 ASCII 문장 부호 앞에서만 이스케이프이고, 공백이나 한글 앞에서는 "
+          "그대로 글자로 보입니다. reST의 이스케이프한 공백(`\\ `)은 MyST에 없습니다. msgid에 `\\ `가 "
+          "있다면 원문 줄 끝의 역슬래시(강제 줄바꿈)에서 온 것으로, 한 줄짜리 번역문은 줄바꿈을 담을 수 "
+          "없으니 공백으로 씁니다. 코드와 수식 안(LaTeX의 `\\ `)은 보지 않습니다. `jaxko check --fix`가 "
+          "역슬래시를 지웁니다."))
+def backslash_shown(message: Message, context: Context):
+    """MyST: a backslash before a space or Hangul escapes nothing and shows on the page.
+
+    Bad::
+
+        location: pallas/CHANGELOG.md:392
+        msgid: Added initial support for shape polymorphism\\ ({jax-issue}`#22084`).
+        msgstr: 형상 다형성의 초기 지원을 추가했습니다\\ ({jax-issue}`#22084`).
+        expect:
+          - 'a backslash before a space shows as text in Markdown'
+
+    Good::
+
+        location: pallas/CHANGELOG.md:392
+        msgid: Added initial support for shape polymorphism\\ ({jax-issue}`#22084`).
+        msgstr: 형상 다형성의 초기 지원을 추가했습니다 ({jax-issue}`#22084`).
+    """
+    masked = inline.mask(message.msgstr, msgstr_inlines(message), keep_titles=True,
+                         syntax=message.syntax)
+    for match in _SHOWN_BACKSLASH.finditer(masked):
+        start = match.start()
+        # `\\ ` is an escaped backslash followed by a space: the text shows one backslash
+        # on purpose.
+        run = len(masked[:start]) - len(masked[:start].rstrip("\\"))
+        if run % 2:
+            continue
+        after = "a space" if masked[start + 1] == " " else "Hangul"
+        yield Hit(f"a backslash before {after} shows as text in Markdown",
+                  fix=(Edit(start, start + 1, ""),))
