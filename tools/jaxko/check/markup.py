@@ -460,6 +460,8 @@ def backslash_shown(message: Message, context: Context):
         msgid: Added initial support for shape polymorphism\\ ({jax-issue}`#22084`).
         msgstr: 형상 다형성의 초기 지원을 추가했습니다 ({jax-issue}`#22084`).
     """
+    if message.msgstr == message.msgid:
+        return  # Sphinx keeps the English node: the msgstr is never parsed
     masked = inline.mask(message.msgstr, msgstr_inlines(message), keep_titles=True,
                          syntax=message.syntax)
     for match in _SHOWN_BACKSLASH.finditer(masked):
