@@ -112,15 +112,18 @@ INTERPRETED: tuple[Interpretation, ...] = (
 )
 
 
+def matches(docname_or_path: str, pattern: str) -> bool:
+    """Whether a notebook (docname, or source path with its suffix) is ``pattern`` of one
+    of the per-notebook tables here ("pallas/quickstart.*" matches both forms)."""
+    name = docname_or_path.replace("\\", "/")
+    return fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(name + ".x", pattern)
+
+
 def interpretation(docname_or_path: str,
                    interpreted: tuple[Interpretation, ...] = INTERPRETED
                    ) -> Interpretation | None:
     """How a notebook runs in Pallas's interpreter on CPU, or None (not a Pallas page that can)."""
-    name = docname_or_path.replace("\\", "/")
-    for entry in interpreted:
-        if fnmatch.fnmatch(name, entry.pattern) or fnmatch.fnmatch(name + ".x", entry.pattern):
-            return entry
-    return None
+    return next((entry for entry in interpreted if matches(docname_or_path, entry.pattern)), None)
 
 
 @dataclass(frozen=True)
@@ -173,11 +176,7 @@ def sandbox_exemption(docname_or_path: str,
                       exemptions: tuple[SandboxExemption, ...] = SANDBOX_EXEMPTIONS
                       ) -> SandboxExemption | None:
     """The sandbox exemption of a notebook, or None (the usual case)."""
-    name = docname_or_path.replace("\\", "/")
-    for exemption in exemptions:
-        if fnmatch.fnmatch(name, exemption.pattern) or fnmatch.fnmatch(name + ".x", exemption.pattern):
-            return exemption
-    return None
+    return next((entry for entry in exemptions if matches(docname_or_path, entry.pattern)), None)
 
 
 def attempted_on(reason: str, platform: str) -> bool:
@@ -187,20 +186,14 @@ def attempted_on(reason: str, platform: str) -> bool:
 
 def support_files(docname_or_path: str) -> tuple[str, ...]:
     """Paths (relative to the notebook's folder) the notebook needs beside it."""
-    name = docname_or_path.replace("\\", "/")
-    for pattern, needed in SUPPORT_FILES:
-        if fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(name + ".x", pattern):
-            return needed
-    return ()
+    return next((needed for pattern, needed in SUPPORT_FILES
+                 if matches(docname_or_path, pattern)), ())
 
 
 def execution_excluded(docname_or_path: str) -> str | None:
     """The reason a notebook is not executed, or None when it is."""
-    name = docname_or_path.replace("\\", "/")
-    for pattern, reason in EXECUTION_EXCLUDES:
-        if fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(name + ".x", pattern):
-            return reason
-    return None
+    return next((reason for pattern, reason in EXECUTION_EXCLUDES
+                 if matches(docname_or_path, pattern)), None)
 
 
 def notebook_twins(srcdir: Path) -> list[str]:

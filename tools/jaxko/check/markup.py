@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 from jaxko.check import inline
-from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
+from jaxko.check.context import Context, msgid_inlines, msgstr_inlines, msgstr_masked
 from jaxko.check.message import MATH, Message
 from jaxko.check.registry import Edit, Hit, family, rule
 
@@ -462,8 +462,7 @@ def backslash_shown(message: Message, context: Context):
     """
     if message.msgstr == message.msgid:
         return  # Sphinx keeps the English node: the msgstr is never parsed
-    masked = inline.mask(message.msgstr, msgstr_inlines(message), keep_titles=True,
-                         syntax=message.syntax)
+    masked = msgstr_masked(message)
     for match in _SHOWN_BACKSLASH.finditer(masked):
         start = match.start()
         # `\\ ` is an escaped backslash followed by a space: the text shows one backslash
