@@ -58,13 +58,18 @@ def sphinx_env(scope: str = "narrative", execute: str = "off", srcdir: Path | No
     return env
 
 
+def doctrees_dir(outdir: Path) -> Path:
+    """Where Sphinx keeps the pickled environment of the build into ``outdir``."""
+    return outdir.parent / ".doctrees" / outdir.name
+
+
 def run_sphinx(builder: str, srcdir: Path, outdir: Path, *, confdir: Path, env: dict,
                extra: list[str] | None = None, jobs: str = "1") -> tuple[int, list[str]]:
     """Run sphinx-build in a subprocess; returns (status, warning lines)."""
     warnings_file = outdir.parent / f".{outdir.name}-warnings.txt"
     outdir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "sphinx", "-b", builder, "-c", str(confdir),
-           "-d", str(outdir.parent / ".doctrees" / outdir.name), "-q", "-j", jobs,
+           "-d", str(doctrees_dir(outdir)), "-q", "-j", jobs,
            "-w", str(warnings_file), *(extra or []), str(srcdir), str(outdir)]
     # Warnings are read from the -w file; stderr is shown only when the build fails.
     proc = subprocess.run(cmd, env=env, stderr=subprocess.PIPE, text=True)

@@ -3,8 +3,9 @@ checked again (what ruff and mypy do for source files).
 
 What a catalog's findings depend on, and how the cache knows it is unchanged:
 
-* the catalog's bytes: a SHA-1 of the file (reading and hashing 25 MB takes about
-  30 ms, and unlike mtimes it survives ``git checkout`` and a copy);
+* the catalog's bytes: a SHA-256 of the file (cheap next to reading it, and unlike
+  mtimes it survives ``git checkout`` and a copy; a collision-resistant hash because the
+  site gate trusts this cache for its verdicts, :mod:`jaxko.site.state`);
 * the source documents its ``#:`` locations name, which tell code blocks from prose:
   their size and mtime, recorded per catalog;
 * everything else is the run's *fingerprint*: the glossary file's bytes, the rule
@@ -28,9 +29,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from jaxko.catalogs import write_text_atomic
+from jaxko.memo import code_digest, digest_bytes, file_digest  # noqa: F401 (runner's)
 from jaxko.errors import UserError
 
-VERSION = 4  # 4: findings keep their fix (edits), records their `jaxko: ignore` names
+VERSION = 5  # 5: SHA-256 (the site gate trusts it); 4: findings keep their fix (edits), records their `jaxko: ignore` names
 FILENAME = "check.json"
 DEFAULT_DIR = ".jaxko_cache"
 # Libraries whose behaviour the rules embed (the syntax rule runs their parsers and
@@ -42,17 +44,6 @@ def default_dir() -> Path:
     return Path(os.environ.get("JAXKO_CACHE_DIR") or DEFAULT_DIR)
 
 
-def digest_bytes(data: bytes) -> str:
-    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
-
-
-def file_digest(path: Path) -> str | None:
-    try:
-        return digest_bytes(path.read_bytes())
-    except OSError:
-        return None
-
-
 def stat_signature(path: Path) -> list[int] | None:
     """[mtime_ns, size] of a source document, None when it does not exist."""
     try:
@@ -60,20 +51,6 @@ def stat_signature(path: Path) -> list[int] | None:
     except OSError:
         return None
     return [st.st_mtime_ns, st.st_size]
-
-
-def _code_digest() -> str:
-    """The source of the jaxko package: a changed
-    rule or reader invalidates the cache."""
-    package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha1(usedforsecurity=False)
-    for path in sorted(package.rglob("*.py")):
-        digest.update(str(path.relative_to(package)).encode())
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            pass
-    return digest.hexdigest()
 
 
 def _library_versions() -> list[str]:
@@ -97,12 +74,12 @@ def fingerprint(*, glossary: Path | None, use_glossary: bool, syntax: str | None
     glossary_digest = None
     if use_glossary and glossary is not None:
         glossary_digest = file_digest(glossary)
-    parts = [VERSION, sys.version, _library_versions(), _code_digest(), glossary_digest,
+    parts = [VERSION, sys.version, _library_versions(), code_digest(), glossary_digest,
              use_glossary, syntax, sorted(select or []), sorted(ignore or []),
              str(source_dir.resolve()) if source_dir is not None else None,
              sorted((severity or {}).items())]
     text = json.dumps(parts, ensure_ascii=True)
-    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass

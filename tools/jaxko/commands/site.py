@@ -10,6 +10,7 @@ import json
 from jaxko import paths
 from jaxko.errors import UserError
 from jaxko.site import audit as site_audit
+from jaxko.site.state import BuildState
 from jaxko.site import build as site_build
 
 
@@ -91,7 +92,8 @@ def run_build(args) -> int:
     audited = None
     if result.language != "en":
         audited = site_audit.audit(result.outdir, (args.locale_dir or paths.locale_dir()).resolve(),
-                                   result.language, srcdir=args.srcdir or paths.staged_docs())
+                                   result.language, srcdir=args.srcdir or paths.staged_docs(),
+                                   cache=BuildState(result.outdir).file("audit"))
         print(audited.summary() + (" (see `jaxko site audit`)" if audited.findings else ""))
         for finding in audited.findings[:20]:
             print(f"  {finding.format()}")

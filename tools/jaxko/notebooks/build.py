@@ -306,3 +306,15 @@ def myst_text(read: sources.ReadNotebook, notebook: nbformat.NotebookNode) -> st
         position = at + len(old.source)
     pieces.append(text[position:])
     return "".join(pieces)
+
+
+def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def stale(executed: nbformat.NotebookNode, korean: Path) -> bool:
+    """Whether the executed notebook ran other code than the current Korean notebook."""
+    if not korean.is_file():
+        return False
+    current = nbformat.read(str(korean), as_version=4)
+    return [c.source for c in code_cells(current)] != [c.source for c in code_cells(executed)]

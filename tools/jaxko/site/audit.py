@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from jaxko import catalogs
+from jaxko.memo import Memo, file_digest
 from jaxko.site.translated_markup import escape_markdown, escape_rest
 
 HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+")
@@ -229,9 +230,14 @@ def audit_page(page: Path, catalog_path: Path, doc: str, srcdir: Path | None,
 
 
 def audit(outdir: Path, locale_dir: Path, language: str = "ko",
-          srcdir: Path | None = None) -> AuditResult:
-    """Audit every page of ``outdir`` that has a catalog under ``locale_dir``."""
+          srcdir: Path | None = None, cache: Path | None = None) -> AuditResult:
+    """Audit every page of ``outdir`` that has a catalog under ``locale_dir``.
+
+    ``cache``: a file of earlier results per page (:class:`jaxko.memo.Memo`), keyed by
+    the bytes of the page and of its catalog; only pages or catalogs that changed since
+    are audited again (the site build keeps one in its state)."""
     result = AuditResult()
+    memo = Memo(cache, "audit")
     root = locale_dir / language / "LC_MESSAGES"
     for catalog_path in catalogs.iter_catalogs([root]):
         doc = catalog_path.relative_to(root).with_suffix("").as_posix()
@@ -239,5 +245,24 @@ def audit(outdir: Path, locale_dir: Path, language: str = "ko",
         if not page.is_file():
             continue
         result.pages += 1
-        audit_page(page, catalog_path, doc, srcdir, result)
+        key = " ".join(map(str, (catalog_path, file_digest(page), file_digest(catalog_path),
+                                 _is_markdown(doc, srcdir)))) if memo.enabled else ""
+        kept = _page_result(memo.get(key))
+        if kept is None:
+            kept = AuditResult()
+            audit_page(page, catalog_path, doc, srcdir, kept)
+            memo.put(key, [kept.messages, [asdict(f) for f in kept.findings]])
+        result.messages += kept.messages
+        result.findings.extend(kept.findings)
+    memo.save()
     return result
+
+
+def _page_result(raw) -> AuditResult | None:
+    """One page's kept result, or None for anything of the wrong shape."""
+    try:
+        messages, findings = raw
+        kept = AuditResult(messages=int(messages), findings=[Finding(**f) for f in findings])
+    except (TypeError, ValueError):
+        return None
+    return kept

@@ -33,8 +33,9 @@ from jaxko.site import gate as site_gate
 from jaxko import glossary as glossary_model
 from jaxko.catalogs import write_text_atomic
 from jaxko.notebooks import build as notebooks_build
+from jaxko.notebooks.build import stale
 from jaxko.notebooks import verify
-from jaxko.site.korean_outputs import stale
+from jaxko.site.state import BuildState, refuse_tracked
 from jaxko.workflow import stats
 
 # Warnings of Sphinx's i18n step: a translated message whose references differ from
@@ -72,7 +73,7 @@ class SiteResult:
 
 
 def check_inputs(locale_dir: Path, language: str, assignments: Path | None,
-                 glossary: Path | None = None) -> None:
+                 glossary: Path | None = None, stats_cache: Path | None = None) -> None:
     """Fail early, with one line, on inputs the pages read: the catalogs, assignments and
     review records (banners, progress page) and the glossary (glossary page, search)."""
 
@@ -82,7 +83,7 @@ def check_inputs(locale_dir: Path, language: str, assignments: Path | None,
     if not catalogs.is_dir():
         raise UserError(f"no {language} catalogs here; run `jaxko update` or pass --locale-dir",
                         catalogs)
-    stats.document_stats(locale_dir, language, assignments_path=assignments)
+    stats.document_stats(locale_dir, language, assignments_path=assignments, cache=stats_cache)
     if glossary is not None:
         glossary_model.load(glossary)
 
@@ -280,28 +281,31 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     (or any notebook) reads anything; the result says so (``stopped``)."""
     shown = Progress(progress)
     root = root or paths.repo_root()
+    default_out = "html" if language == "ko" else f"html-{language}"
+    outdir = (outdir or paths.build_dir(root) / default_out).resolve()
+    state = BuildState(outdir)
+    refuse_tracked(root, state.trusted(root))
     srcdir = (srcdir or paths.staged_docs(root)).resolve()
     if not (srcdir / "index.rst").is_file() and not any(srcdir.glob("index.*")):
         raise UserError("no staged docs here; run `jaxko upstream sync` (make upstream) first",
                         srcdir)
-    default_out = "html" if language == "ko" else f"html-{language}"
-    outdir = (outdir or paths.build_dir(root) / default_out).resolve()
     locale_dir = (locale_dir or paths.locale_dir(root)).resolve()
     if glossary is not None and not glossary.is_file():
         raise UserError("glossary not found; pass --glossary FILE", glossary)
     # The glossary checked here is the one the pages read (not conf.py's default, which
     # follows $JAXKO_ROOT rather than ``root``).
     glossary = (glossary or root / "glossary" / "ko.yaml").resolve()
-    check_inputs(locale_dir, language, assignments, glossary)
+    check_inputs(locale_dir, language, assignments, glossary, state.file("stats"))
     defines = {"language": language, "locale_dirs": str(locale_dir),
-               "jaxko_glossary_path": str(glossary)}
+               "jaxko_glossary_path": str(glossary),
+               "jaxko_stats_cache": str(state.file("stats-gated"))}
     if assignments is not None:
         defines["jaxko_assignments_path"] = str(assignments.resolve())
     if language != "en":
         # The security gate: Sphinx reads a copy of the catalogs without the messages the
         # safety rules refuse (jaxko.site.gate); the build reports each one.
-        gate = site_gate.gate_catalogs(locale_dir, language,
-                                       outdir.with_name(outdir.name + "-locale"), srcdir)
+        gate = site_gate.gate_catalogs(locale_dir, language, state.gated, srcdir,
+                                       state=state.folder / "gate")
         gate_blocked = gate.blocked
         locale_dir = gate.locale_dir
         defines["locale_dirs"] = str(locale_dir)

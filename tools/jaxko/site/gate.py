@@ -42,6 +42,7 @@ from jaxko import catalogs
 from jaxko.check.message import MessageKey
 from jaxko.errors import UserError
 from jaxko.check import runner
+from jaxko.memo import Memo, digest_bytes, file_digest
 from jaxko.check.safety import LINK_SCHEMES
 from jaxko.check.safety import LINK_SCHEMES, link_scheme
 from jaxko.check.structure import no_directives
@@ -72,11 +73,17 @@ class GateResult:
     blocked: list[Blocked] = field(default_factory=list)
 
 
-def find_blocked(catalogs_dir: Path, srcdir: Path | None) -> list[Blocked]:
-    """Every translated message the safety rules refuse, with its catalog line."""
+def find_blocked(catalogs_dir: Path, srcdir: Path | None,
+                 cache_dir: Path | None = None) -> list[Blocked]:
+    """Every translated message the safety rules refuse, with its catalog line.
+
+    ``cache_dir``: the check's result cache (:mod:`jaxko.check.cache`, keyed by the
+    SHA-256 of each catalog, its source documents and the checker's own source), kept
+    in the build's state (:mod:`jaxko.site.state`): a catalog is judged again whenever
+    one of those changed."""
 
     options = runner.Options(paths=[catalogs_dir], use_glossary=False, select=["safety"],
-                             source_dir=srcdir, jobs=1, cache_dir=None)
+                             source_dir=srcdir, jobs=1, cache_dir=cache_dir)
     result = runner.run(options)
     # Every safety finding blocks, whatever severity a project gives it for `jaxko check`.
     return [Blocked(f.path, f.line, f.rule, f.message, f.msgid, f.msgctxt)
@@ -88,31 +95,46 @@ def _resolved(key: MessageKey) -> MessageKey:
 
 
 def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
-                  srcdir: Path | None = None) -> GateResult:
-    """Copy ``locale_dir`` to ``gated_root`` without the refused msgstrs."""
+                  srcdir: Path | None = None, state: Path | None = None) -> GateResult:
+    """Copy ``locale_dir`` to ``gated_root`` without the refused msgstrs.
+
+    ``state``: a folder for what the next build may reuse (the verdicts, and which
+    gated copy came from which catalog); None judges and writes every catalog."""
     source = locale_dir / language / "LC_MESSAGES"
     if not source.is_dir():
         raise UserError(f"no {language} catalogs here; run `jaxko update` or pass --locale-dir",
                         source)
-    blocked = find_blocked(source, srcdir)
+    blocked = find_blocked(source, srcdir, state / "check" if state is not None else None)
     refused = {_resolved(item.key) for item in blocked}
     target = gated_root / language / "LC_MESSAGES"
+    # Which gated copy came from which catalog bytes and refusals: an unchanged catalog
+    # is not read and rendered again, unless its copy is not what was written.
+    copies = Memo(state / "copies.json" if state is not None else None, "gated copies")
     wanted: set[Path] = set()
     for path in sorted(p for p in source.rglob("*.po") if p.is_file()):
         rel = path.relative_to(source)
         out = target / rel
         wanted.add(out)
+        name = str(path.resolve())
+        mine = sorted([k.msgctxt or "", k.msgid] for k in refused if k.catalog == name)
+        key = " ".join((rel.as_posix(), digest_bytes(path.read_bytes()),
+                        digest_bytes(repr(mine).encode())))
+        written = copies.get(key)
+        if written is not None and written == file_digest(out):
+            continue
         # One reading: Sphinx gets the catalog as the verdict and polib read it, written
         # anew (what a reader the checker never saw could find in the original is gone).
         catalog = catalogs.load(path)
-        name = str(path.resolve())
         for entry in catalog:
             if entry.obsolete:
                 continue
             if MessageKey(name, entry.msgctxt, entry.msgid) in refused:
                 entry.msgstr = ""
                 entry.msgstr_plural = {k: "" for k in entry.msgstr_plural}
-        catalogs.write_text_atomic(out, catalogs.render(catalog))
+        rendered = catalogs.render(catalog)
+        catalogs.write_text_atomic(out, rendered)
+        copies.put(key, digest_bytes(rendered.encode("utf-8")))
+    copies.save()
     if target.is_dir():  # catalogs removed from locale/ leave the gated copy too
         for stale in [p for p in target.rglob("*") if p.is_file() and p.with_suffix(".po") not in wanted]:
             stale.unlink()

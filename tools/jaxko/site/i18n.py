@@ -46,7 +46,10 @@ document, and each call builds docutils' option parser for the default settings.
 Rendering a whole page once that is nothing; Sphinx's i18n step renders every
 translated Markdown message on its own, so the Korean build built it about 7,000 times.
 :func:`make_document` builds the default settings once and copies them. (Always on: it
-changes no output.)
+changes no output.) The same holds for MyST's Markdown parser, which MyST builds anew
+for every parse (``create_md_parser``: a markdown-it instance with its rules and
+plugins): a translated fragment without front matter is rendered by one parser per
+MyST configuration (:func:`_fragment_parser`).
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ from docutils.parsers.rst import Parser as RSTParser
 from docutils.utils import new_document
 from myst_nb.sphinx_ import Parser as NotebookParser
 from myst_parser.mdit_to_docutils import base as myst_renderer
+from myst_parser.mdit_to_docutils.sphinx_ import SphinxRenderer
+from myst_parser.parsers.mdit import create_md_parser
 from myst_parser.parsers.sphinx_ import MystParser
 from sphinx.transforms.i18n import Locale
 from sphinx.transforms.post_transforms.code import TrimDoctestFlagsTransform
@@ -158,7 +163,26 @@ class TranslatedMessageParser(NotebookParser):
             if definitions:
                 inputstring = f"{inputstring}\n\n{definitions}\n"
         # A Markdown fragment: MyST's parser, never the notebook reader.
-        return MystParser.parse(self, inputstring, document)
+        config = document.settings.env.myst_config
+        if inputstring.lstrip().startswith("---"):  # front matter: MyST merges it
+            return MystParser.parse(self, inputstring, document)
+        parser = _fragment_parser(config)
+        parser.options["document"] = document
+        parser.render(inputstring)
+        return None
+
+
+_FRAGMENT_PARSERS: dict[int, tuple] = {}
+
+
+def _fragment_parser(config):
+    """MyST's Markdown parser for ``config``, built once (see the module docstring): the
+    renderer starts each render from the document it is given, nothing carries over."""
+    kept = _FRAGMENT_PARSERS.get(id(config))
+    if kept is None or kept[0] is not config:
+        kept = (config, create_md_parser(config, SphinxRenderer))
+        _FRAGMENT_PARSERS[id(config)] = kept
+    return kept[1]
 
 
 @functools.lru_cache(maxsize=8)

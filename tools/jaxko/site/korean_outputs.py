@@ -27,14 +27,11 @@ from myst_nb.core.read import create_nb_reader
 from sphinx.util import logging
 
 from jaxko.site.i18n import TranslatedMessageParser, is_translated_fragment
+from jaxko.notebooks.build import code_cells, stale
 from jaxko.site.gate import clean_html
 
 logger = logging.getLogger(__name__)
 STANDARD_READER = "myst_nb.core.read.standard_nb_read"
-
-
-def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
-    return [cell for cell in notebook.cells if cell.cell_type == "code"]
 
 
 # Output types a page would embed as active content: translated strings can flow into
@@ -70,14 +67,6 @@ def merge_outputs(notebook: nbformat.NotebookNode, executed: nbformat.NotebookNo
         cell.outputs = [sanitize_output(o) for o in ran.get("outputs", [])]
         cell.execution_count = ran.get("execution_count")
     return ""
-
-
-def stale(executed: nbformat.NotebookNode, korean: Path) -> bool:
-    """Whether the executed notebook ran other code than the current Korean notebook."""
-    if not korean.is_file():
-        return False
-    current = nbformat.read(str(korean), as_version=4)
-    return [c.source for c in code_cells(current)] != [c.source for c in code_cells(executed)]
 
 
 def executed_notebook(config, docname: str) -> tuple[nbformat.NotebookNode | None, str]:

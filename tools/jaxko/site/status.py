@@ -54,9 +54,11 @@ def load_stats(app) -> dict:
     from sphinx.errors import ExtensionError
 
     assignments = app.config.jaxko_assignments_path or None
+    cache = app.config.jaxko_stats_cache or None
     try:
         return stats.document_stats(locale_dir(app), app.config.language,
-                                    assignments_path=Path(assignments) if assignments else None)
+                                    assignments_path=Path(assignments) if assignments else None,
+                                    cache=Path(cache) if cache else None)
     except UserError as err:
         raise ExtensionError(f"translation status: {err.format()}") from None
 
@@ -294,6 +296,9 @@ def _copy_notebooks(app, exception) -> None:
 def setup(app):
 
     app.add_config_value("jaxko_assignments_path", "", "html", types=[str])
+    # A file where the stats of unchanged documents are kept between builds
+    # (jaxko.workflow.stats.collect's cache); "" reads every catalog each build.
+    app.add_config_value("jaxko_stats_cache", "", "", types=[str])
     app.add_config_value("jaxko_notebooks_dir", str(paths.build_dir() / "notebooks" / "ko"),
                          "html", types=[str])
     # "owner/name" of the GitHub repository the site is published from (Colab links).

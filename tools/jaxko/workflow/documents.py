@@ -56,14 +56,24 @@ def catalogs_dir_for(locale_dir: Path | None, language: str) -> Path:
     return (locale_dir or paths.locale_dir()) / language / "LC_MESSAGES"
 
 
-def scan_documents(catalogs_dir: Path, progress: bool = False) -> list[tuple[Document, poscan.Counts]]:
-    """Every catalog under ``catalogs_dir`` as a document with its counts, sorted by docname."""
+def catalog_files(catalogs_dir: Path) -> list[Path]:
+    """The documents' catalogs under ``catalogs_dir``, sorted."""
     if not catalogs_dir.is_dir():
         raise UserError("no catalogs here; run `jaxko update` or pass --locale-dir", catalogs_dir)
-    found = sorted(p for p in catalogs_dir.rglob("*.po")
-                   if p.is_file() and docname_of(p, catalogs_dir) not in NOT_DOCUMENTS)
+    return sorted(p for p in catalogs_dir.rglob("*.po")
+                  if p.is_file() and docname_of(p, catalogs_dir) not in NOT_DOCUMENTS)
+
+
+def staged_or_none() -> Path | None:
+    """The staged docs (for documents no location names), None before `upstream sync`."""
     staged = paths.staged_docs()
-    staged = staged if staged.is_dir() else None
+    return staged if staged.is_dir() else None
+
+
+def scan_documents(catalogs_dir: Path, progress: bool = False) -> list[tuple[Document, poscan.Counts]]:
+    """Every catalog under ``catalogs_dir`` as a document with its counts, sorted by docname."""
+    found = catalog_files(catalogs_dir)
+    staged = staged_or_none()
     items = found
     if progress:
         from tqdm import tqdm

@@ -7,14 +7,18 @@ The site uses :func:`document_stats` for its progress page and per-page banners;
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from jaxko import paths
+from jaxko.catalogs import write_text_atomic
+from jaxko.memo import Memo, file_digest
 from jaxko.workflow import assignments as assignments_mod
 from jaxko.workflow import review as review_mod
 from jaxko.workflow import sections
-from jaxko.workflow.documents import Document, catalogs_dir_for, scan_documents
+from jaxko.workflow import poscan
+from jaxko.workflow.documents import (Document, catalog_files, catalogs_dir_for, docname_of,
+                                      source_of, staged_or_none)
 from jaxko.workflow.poscan import Counts
 
 
@@ -133,32 +137,89 @@ def _pct(part: int, whole: int) -> float:
 
 
 def collect(locale_dir: Path | None = None, language: str = "ko", *,
-            assignments_path: Path | None = None, progress: bool = False) -> list[DocumentStats]:
-    """Every document's stats, in section order then docname."""
+            assignments_path: Path | None = None, progress: bool = False,
+            cache: Path | None = None) -> list[DocumentStats]:
+    """Every document's stats, in section order then docname.
+
+    ``cache``: a file of earlier results per document (:class:`jaxko.memo.Memo`), keyed
+    by the bytes of its catalog and its review records; only documents whose files
+    changed are read again. The site build keeps one in its state."""
     catalogs_dir = catalogs_dir_for(locale_dir, language)
-    scanned = scan_documents(catalogs_dir, progress=progress)
-    documents = {doc.docname: doc for doc, _ in scanned}
-    table = assignments_mod.load(
-        assignments_path or assignments_mod.default_path(locale_dir, language), documents)
+    found = catalog_files(catalogs_dir)
+    staged = staged_or_none()
     reviews = review_mod.reviews_dir(locale_dir, language)
-    result = [DocumentStats(doc, sections.section_of(doc.docname), counts,
-                            table.for_docname(doc.docname), _review_of(doc, counts, reviews))
-              for doc, counts in scanned]
+    memo = Memo(cache, "stats")
+    items = found
+    if progress:
+        from tqdm import tqdm
+        items = tqdm(found, desc="catalogs", unit="file", leave=False)
+    read: list[tuple[Document, _Known]] = []
+    for catalog in items:
+        docname = docname_of(catalog, catalogs_dir)
+        records = review_mod.records_path(reviews, docname)
+        # Keyed by the bytes of the document's files; a file that does not read is
+        # never kept, so its error comes again on every run.
+        key = f"{file_digest(catalog)} {file_digest(records)}" if memo.enabled else ""
+        known = _Known.from_json(memo.get(key))
+        if known is None:
+            scanned = poscan.scan(catalog)
+            known = _Known(scanned.sources, scanned.counts,
+                           _review_of(catalog, scanned.counts, records))
+            memo.put(key, known.as_json())
+        read.append((Document(docname, source_of(docname, known.sources, staged), catalog), known))
+    memo.save()
+    table = assignments_mod.load(
+        assignments_path or assignments_mod.default_path(locale_dir, language),
+        {doc.docname: doc for doc, _ in read})
+    result = [DocumentStats(doc, sections.section_of(doc.docname), known.counts,
+                            table.for_docname(doc.docname), known.review)
+              for doc, known in read]
     result.sort(key=lambda d: (sections.order_of(d.section), d.docname))
     return result
 
 
-def _review_of(doc: Document, counts: Counts, reviews: Path) -> review_mod.ReviewCounts:
+def _review_of(catalog: Path, counts: Counts, records_path: Path) -> review_mod.ReviewCounts:
     """Review counts of a document; only catalogs with a records file are parsed."""
-    path = review_mod.records_path(reviews, doc.docname)
-    if not path.is_file():
+    if not records_path.is_file():
         return review_mod.ReviewCounts(counts.translated)   # every translated one not reviewed
-    records = review_mod.load_records(path)
-    return review_mod.summarise(review_mod.read_items(doc.catalog, records))
+    records = review_mod.load_records(records_path)
+    return review_mod.summarise(review_mod.read_items(catalog, records))
+
+
+@dataclass
+class _Known:
+    """What one document's files gave: its catalog's locations and counts, its review."""
+
+    sources: dict[str, int]
+    counts: Counts
+    review: review_mod.ReviewCounts
+
+    def as_json(self) -> list:
+        review = self.review
+        return [self.sources, asdict(self.counts),
+                [review.translated, review.person, review.ai_pass_only,
+                 [[c.name, c.kind.value, c.messages, c.last_date] for c in review.credits]]]
+
+    @classmethod
+    def from_json(cls, raw) -> "_Known | None":
+        """None for anything of the wrong shape (a damaged cache costs a re-read)."""
+        try:
+            sources, counts, (translated, person, ai_pass, credits) = raw
+            known = cls({str(k): int(v) for k, v in sources.items()}, Counts(**counts),
+                        review_mod.ReviewCounts(
+                            int(translated), int(person), int(ai_pass),
+                            tuple(review_mod.Credit(str(name), review_mod.Kind(kind), int(n), str(date))
+                                  for name, kind, n, date in credits)))
+        except (TypeError, ValueError, AttributeError):
+            return None
+        if not all(isinstance(v, int) for v in asdict(known.counts).values()):
+            return None
+        return known
 
 
 def document_stats(locale_dir: Path | None = None, language: str = "ko", *,
-                   assignments_path: Path | None = None) -> dict[str, DocumentStats]:
+                   assignments_path: Path | None = None,
+                   cache: Path | None = None) -> dict[str, DocumentStats]:
     """Per-document progress and credits for the site, keyed by docname.
 
     ``result["notebooks/thinking_in_jax"]`` has ``.counts`` (messages and words:
@@ -167,10 +228,10 @@ def document_stats(locale_dir: Path | None = None, language: str = "ko", *,
     (``None`` when unassigned). Fuzzy messages are not counted as translated: the site
     shows the English for them. Reads only the catalogs and ``assignments.yaml``
     (a fraction of a second for all narrative catalogs), so it is cheap enough to call
-    once per Sphinx build; obsolete entries are ignored.
+    once per Sphinx build; obsolete entries are ignored. ``cache``: as :func:`collect`'s.
     """
     return {item.docname: item for item in
-            collect(locale_dir, language, assignments_path=assignments_path)}
+            collect(locale_dir, language, assignments_path=assignments_path, cache=cache)}
 
 
 SORT_KEYS = {

@@ -1,0 +1,226 @@
+"""What a site build keeps between runs (jaxko.memo, jaxko.site.state): a kept result
+is used only for inputs equal byte for byte to those it came from, and no checkout can
+hand the build a kept result.
+
+Real builds of a small tree (the gate's own, tests/test_site_gate.py) with real Sphinx;
+each test plants the change a stale result would hide and sees it found."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import polib
+import pytest
+
+from conftest import FIXTURES, run_jaxko
+from jaxko import memo
+from jaxko.errors import UserError
+from jaxko.site import audit as site_audit
+from jaxko.site import build as site_build
+from jaxko.site.state import BuildState, refuse_tracked
+from jaxko.workflow import stats
+from test_site_gate import CLEAN, _tree
+
+PAYLOAD = "본문 <script>alert(50)</script>"
+
+
+def _set_msgstr(catalog: Path, msgid: str, msgstr: str) -> None:
+    po = polib.pofile(str(catalog))
+    po.find(msgid).msgstr = msgstr
+    po.save(str(catalog))
+
+
+def _build(docs: Path, locale: Path, outdir: Path):
+    return site_build.build(execute=False, srcdir=docs, outdir=outdir, locale_dir=locale)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A clean tree built once: every kept result exists."""
+    tmp = tmp_path_factory.mktemp("state")
+    docs, locale = _tree(tmp, hostile=False)
+    result = _build(docs, locale, tmp / "html")
+    assert result.blocked == []
+    return tmp, docs, locale
+
+
+def _copy(built, tmp_path):
+    """The built tree with its output and kept state, in a folder of this test's own."""
+    source, *_ = built
+    for name in ("docs", "locale", "html", "html-locale", ".doctrees", ".jaxko-state"):
+        shutil.copytree(source / name, tmp_path / name, symlinks=True)
+    return tmp_path / "docs", tmp_path / "locale", tmp_path / "html"
+
+
+def test_the_build_keeps_its_state_beside_the_output(built):
+    tmp, *_ = built
+    state = BuildState(tmp / "html")
+    for name in ("stats", "stats-gated"):  # the audit's: the command's (tested below)
+        assert state.file(name).is_file(), name
+    assert (state.folder / "gate" / "copies.json").is_file()
+    assert (state.folder / "gate" / "check" / "check.json").is_file()
+    assert not any((tmp / "html").rglob("*.json.tmp"))
+
+
+def test_a_catalog_changed_after_a_clean_build_is_judged_again(built, tmp_path):
+    docs, locale, html = _copy(built, tmp_path)
+    _set_msgstr(locale / "ko" / "LC_MESSAGES" / "page.po", "Paragraph 1 of page.", PAYLOAD)
+    result = _build(docs, locale, html)
+    assert {b.msgid for b in result.blocked} == {"Paragraph 1 of page."}
+    page = (html / "page.html").read_text(encoding="utf-8")
+    assert "alert(50)" not in page and "Paragraph 1 of page." in page
+
+
+def test_a_gated_copy_changed_by_hand_is_written_again(built, tmp_path):
+    """The copy Sphinx reads is checked against what the gate wrote, not trusted."""
+    docs, locale, html = _copy(built, tmp_path)
+    gated = tmp_path / "html-locale" / "ko" / "LC_MESSAGES" / "page.po"
+    _set_msgstr(gated, "Paragraph 1 of page.", PAYLOAD)
+    _build(docs, locale, html)
+    assert polib.pofile(str(gated)).find("Paragraph 1 of page.").msgstr == CLEAN
+    assert "alert(50)" not in (html / "page.html").read_text(encoding="utf-8")
+
+
+def test_a_review_record_changed_after_a_build_shows_on_the_banner(built, tmp_path):
+    """The stats kept for the banners follow the review records, not only the catalog."""
+    docs, locale, html = _copy(built, tmp_path)
+    assert "Test AI" not in (html / "page.html").read_text(encoding="utf-8")
+    proc = run_jaxko("review", "approve", "page", "--all-clean", "--kind", "ai-pass",
+                     "--reviewer", "Test AI", "--locale-dir", str(locale))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    _build(docs, locale, html)
+    assert "Test AI" in (html / "page.html").read_text(encoding="utf-8")
+
+
+def test_an_audit_kept_for_a_page_is_not_used_once_the_page_changed(built, tmp_path):
+    docs, locale, html = _copy(built, tmp_path)
+    cache = BuildState(html).file("audit")
+    first = site_audit.audit(html, locale, srcdir=docs, cache=cache)
+    assert first.findings == [] and first.messages > 0
+    page = html / "page.html"
+    page.write_text(page.read_text(encoding="utf-8").replace(CLEAN, "Paragraph 1 of page.", 1),
+                    encoding="utf-8")
+    again = site_audit.audit(html, locale, srcdir=docs, cache=cache)
+    assert [f.msgid for f in again.findings] == ["Paragraph 1 of page."]
+    assert again.messages == first.messages
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+@pytest.fixture
+def checkout(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    _git(root, "init", "-q")
+    (root / ".gitignore").write_text("/_build/\n", encoding="utf-8")
+    _git(root, "add", ".gitignore")
+    return root
+
+
+def test_build_state_that_git_tracks_stops_the_build(checkout):
+    state = BuildState(checkout / "_build" / "html")
+    planted = state.folder / "gate" / "check" / "check.json"
+    planted.parent.mkdir(parents=True)
+    planted.write_text("{}", encoding="utf-8")
+    refuse_tracked(checkout, state.trusted(checkout))  # untracked: the build's own
+    _git(checkout, "add", "-f", str(planted))
+    with pytest.raises(UserError) as caught:
+        refuse_tracked(checkout, state.trusted(checkout))
+    assert "_build/.jaxko-state/html/gate/check/check.json" in caught.value.format()
+    assert "git rm --cached" in caught.value.format()
+
+
+def test_a_tracked_pickle_stops_the_command_with_one_line(checkout, tmp_path):
+    """Sphinx's own pickled environment is build state too; exit 2, no traceback."""
+    doctrees = checkout / "_build" / ".doctrees" / "html"
+    doctrees.mkdir(parents=True)
+    (doctrees / "environment.pickle").write_bytes(b"not a pickle")
+    _git(checkout, "add", "-f", "_build/.doctrees/html/environment.pickle")
+    proc = run_jaxko("site", "build", "--no-execute", "--no-notebooks",
+                     "--outdir", str(checkout / "_build" / "html"),
+                     env={"JAXKO_ROOT": str(checkout)})
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "environment.pickle" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------- the stats' memo
+
+STATS = FIXTURES / "workflow" / "stats" / "locale"
+
+
+def _summary(items) -> list:
+    return [(d.docname, d.document.source, d.counts, d.review, d.translators) for d in items]
+
+
+def test_stats_kept_between_runs_equal_stats_read_anew(tmp_path):
+    locale = tmp_path / "locale"
+    shutil.copytree(STATS, locale)
+    cache = tmp_path / "stats.json"
+    cold = stats.collect(locale, cache=cache)
+    assert cache.is_file()
+    assert _summary(stats.collect(locale, cache=cache)) == _summary(cold) \
+        == _summary(stats.collect(locale))
+    catalog = locale / "ko" / "LC_MESSAGES" / "index.po"
+    po = polib.pofile(str(catalog))
+    entry = next(e for e in po if not e.translated() and not e.obsolete)
+    entry.msgstr = "번역했습니다."
+    entry.flags = [f for f in entry.flags if f != "fuzzy"]
+    po.save(str(catalog))
+    warm = {d.docname: d.counts for d in stats.collect(locale, cache=cache)}
+    fresh = {d.docname: d.counts for d in stats.collect(locale)}
+    assert warm == fresh and warm["index"].translated == \
+        next(d for d in cold if d.docname == "index").counts.translated + 1
+
+
+def test_a_broken_catalog_fails_every_run_after_a_kept_one(tmp_path):
+    locale = tmp_path / "locale"
+    shutil.copytree(STATS, locale)
+    cache = tmp_path / "stats.json"
+    stats.collect(locale, cache=cache)
+    catalog = locale / "ko" / "LC_MESSAGES" / "index.po"
+    catalog.write_text(catalog.read_text(encoding="utf-8") + '\nmsgid "x"\nmsgstr "y\n',
+                       encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(UserError) as caught:
+            stats.collect(locale, cache=cache)
+        assert "index.po" in caught.value.format()
+
+
+@pytest.mark.parametrize("damage", ["", "{", '{"stamp": 1}', "[1, 2]",
+                                    '{"stamp": null, "results": {"a b": [1]}}'])
+def test_a_damaged_memo_is_a_cold_start(tmp_path, damage):
+    locale = tmp_path / "locale"
+    shutil.copytree(STATS, locale)
+    cache = tmp_path / "stats.json"
+    cache.write_text(damage, encoding="utf-8")
+    assert _summary(stats.collect(locale, cache=cache)) == _summary(stats.collect(locale))
+    assert json.loads(cache.read_text(encoding="utf-8"))["stamp"][0] == "stats"
+
+
+def test_a_kept_result_of_the_wrong_shape_is_read_again(tmp_path):
+    locale = tmp_path / "locale"
+    shutil.copytree(STATS, locale)
+    cache = tmp_path / "stats.json"
+    stats.collect(locale, cache=cache)
+    data = json.loads(cache.read_text(encoding="utf-8"))
+    data["results"] = {key: [{}, {"translated": "many"}, [0, 0, 0, []]]
+                       for key in data["results"]}
+    cache.write_text(json.dumps(data), encoding="utf-8")
+    assert _summary(stats.collect(locale, cache=cache)) == _summary(stats.collect(locale))
+
+
+def test_a_memo_of_other_code_is_not_used(tmp_path, monkeypatch):
+    path = tmp_path / "m.json"
+    kept = memo.Memo(path, "test")
+    kept.put("k", 1)
+    kept.save()
+    assert memo.Memo(path, "test").get("k") == 1
+    assert memo.Memo(path, "other").get("k") is None
+    monkeypatch.setattr(memo, "_CODE", "another source")
+    assert memo.Memo(path, "test").get("k") is None
