@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, run_jaxko
+from conftest import FIXTURES, ROOT, run_jaxko
 from jaxko.site import build as site_build
 from jaxko.site.search import SHORT_MARK, stem, strip_particles
 
@@ -290,6 +290,24 @@ def test_korean_search_indexes_nouns_without_particles(site, baseline):
     assert "mystnb" in docs_for(ours, stem("예측"))
     # a standalone particle after inline code (`len`을) is not a term
     assert not {"을", stem("을")} & set(ours["terms"])
+
+
+ROOT_LOCALE = ROOT / "locale"
+
+
+def test_kiwi_nouns_of_a_batch_are_those_of_each_text():
+    """A page's texts go to Kiwi as one batch (on its threads): the nouns must be the
+    ones each text gives alone, on the project's own Korean text."""
+    import polib
+    from jaxko.site.search import KoreanMorphology, korean_runs
+
+    texts = [korean_runs(e.msgstr) for name in ("automatic-differentiation", "faq")
+             for e in polib.pofile(str(ROOT_LOCALE / "ko" / "LC_MESSAGES" / f"{name}.po"))
+             if e.msgstr]
+    texts = [t for t in texts if t][:400]
+    assert len(texts) > 50
+    kiwi = KoreanMorphology()
+    assert kiwi.nouns_of_many(texts) == {t: kiwi.nouns(t) for t in texts}
 
 
 def test_kiwi_nouns_are_kept_between_builds(site, tmp_path):

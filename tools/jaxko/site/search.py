@@ -36,6 +36,7 @@ import re
 from pathlib import Path
 from typing import Iterable
 
+from docutils import nodes
 from sphinx.search import SearchLanguage
 from sphinx.search.en import english_stopwords, js_porter_stemmer
 from sphinx.util import logging
@@ -215,13 +216,17 @@ KIWI_OPTIONS = {"load_typo_dict": False, "load_multi_dict": False}
 class KoreanMorphology:
     """Nouns of Korean text by Kiwi, with the glossary's renderings as known words."""
 
+    # Kiwi analyses a batch of texts on this many threads (the build itself is one
+    # process, so the other core is otherwise idle); one text at a time it uses one.
+    WORKERS = 2
+
     def __init__(self, user_words: Iterable[str] = ()):
         from kiwipiepy import Kiwi  # imported here: a second of model loading
 
         # Without the typo and multi-word dictionaries: the model loads in half the time
         # (every build with new Korean text loads it), and the nouns of all of the
         # site's text came out the same without them.
-        self.kiwi = Kiwi(**KIWI_OPTIONS)
+        self.kiwi = Kiwi(num_workers=self.WORKERS, **KIWI_OPTIONS)
         for word in sorted(set(user_words)):
             if HANGUL.search(word) and " " not in word:
                 self.kiwi.add_user_word(word, "NNG", 0.0)
@@ -230,25 +235,37 @@ class KoreanMorphology:
     def nouns(self, text: str) -> list[str]:
         return self._nouns(text)
 
+    def nouns_of_many(self, texts: list[str]) -> dict[str, list[str]]:
+        """The nouns of each text, analysed as one batch (the same as :meth:`nouns` of
+        each: Kiwi's batch mode only spreads the texts over its threads)."""
+        unique = list(dict.fromkeys(texts))
+        return {text: _nouns(tokens) for text, tokens in zip(unique, self.kiwi.tokenize(unique))}
+
     def _analyse(self, text: str) -> list[str]:
-        words: list[str] = []
-        run: list = []
+        return _nouns(self.kiwi.tokenize(text))
 
-        def flush():
-            if len(run) > 1:  # a compound: 자동 + 미분 -> 자동미분
-                words.append("".join(t.form for t in run))
-            run.clear()
 
-        for token in self.kiwi.tokenize(text):
-            if token.tag in NOUN_TAGS and HANGUL.search(token.form):
-                if run and run[-1].start + run[-1].len != token.start:
-                    flush()
-                words.append(token.form)
-                run.append(token)
-            else:
+def _nouns(tokens) -> list[str]:
+    """The nouns among Kiwi's tokens, and each run of adjacent nouns as one compound
+    too (자동 + 미분 -> 자동미분)."""
+    words: list[str] = []
+    run: list = []
+
+    def flush():
+        if len(run) > 1:
+            words.append("".join(t.form for t in run))
+        run.clear()
+
+    for token in tokens:
+        if token.tag in NOUN_TAGS and HANGUL.search(token.form):
+            if run and run[-1].start + run[-1].len != token.start:
                 flush()
-        flush()
-        return words
+            words.append(token.form)
+            run.append(token)
+        else:
+            flush()
+    flush()
+    return words
 
 
 def korean_runs(text: str) -> str:
@@ -347,6 +364,17 @@ class SearchKorean(SearchLanguage):
             words.extend(nouns or [])
         return words
 
+    def prepare(self, texts: Iterable[str]) -> None:
+        """Analyse the Korean of a page's texts in one batch before Sphinx splits them
+        one by one (:func:`_analyse_page`): :meth:`split` then finds each in the cache."""
+        cache: NounCache | None = _SETTINGS["cache"]
+        if cache is None or self.morphology is None:
+            return
+        todo = [runs for runs in map(korean_runs, texts) if runs and runs not in cache.nouns]
+        if todo:
+            cache.nouns.update(self.morphology.nouns_of_many(todo))
+            cache.changed = True
+
     def stem(self, word: str) -> str:
         return stem(word)
 
@@ -388,6 +416,16 @@ def _register(app, config) -> None:
                                        _signature(_SETTINGS["glossary"]))
 
 
+def _analyse_page(app, doctree, docname: str) -> None:
+    """Before the page is indexed: its Korean texts to Kiwi as one batch."""
+    indexer = getattr(app.builder, "indexer", None)
+    language = getattr(indexer, "lang", None)
+    if not isinstance(language, SearchKorean):
+        return
+    language.prepare(node.astext() for node in doctree.findall(nodes.Text)
+                     if HANGUL.search(node))
+
+
 def _save_cache(app, exc) -> None:
     cache: NounCache | None = _SETTINGS["cache"]
     if exc is None and cache is not None:
@@ -420,6 +458,7 @@ def setup(app):
     app.add_config_value("jaxko_glossary_path", str(paths.repo_root() / "glossary" / "ko.yaml"),
                          "env", types=[str])
     app.connect("config-inited", _register)
+    app.connect("doctree-resolved", _analyse_page)
     app.connect("build-finished", _save_cache)
     app.connect("html-page-context", _search_page)
     app.connect("build-finished", _copy_script)
