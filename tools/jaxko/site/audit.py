@@ -21,6 +21,8 @@ sides. Each page is parsed once with the stdlib HTML parser; everything else is 
 from __future__ import annotations
 
 import html.parser
+import multiprocessing
+import os
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -235,27 +237,50 @@ def audit(outdir: Path, locale_dir: Path, language: str = "ko",
 
     ``cache``: a file of earlier results per page (:class:`jaxko.memo.Memo`), keyed by
     the bytes of the page and of its catalog; only pages or catalogs that changed since
-    are audited again (the site build keeps one in its state)."""
-    result = AuditResult()
+    are audited again (the site build keeps one in its state). Pages are audited in
+    forked worker processes, one per CPU."""
     memo = Memo(cache, "audit")
     root = locale_dir / language / "LC_MESSAGES"
+    pages: list[tuple[str, AuditResult | None]] = []
+    todo: list[tuple[Path, Path, str]] = []
     for catalog_path in catalogs.iter_catalogs([root]):
         doc = catalog_path.relative_to(root).with_suffix("").as_posix()
         page = outdir / f"{doc}.html"
         if not page.is_file():
             continue
-        result.pages += 1
         key = " ".join(map(str, (catalog_path, file_digest(page), file_digest(catalog_path),
                                  _is_markdown(doc, srcdir)))) if memo.enabled else ""
         kept = _page_result(memo.get(key))
+        pages.append((key, kept))
         if kept is None:
-            kept = AuditResult()
-            audit_page(page, catalog_path, doc, srcdir, kept)
+            todo.append((page, catalog_path, doc))
+    audited = iter(_audit_pages(todo, srcdir))
+    result = AuditResult(pages=len(pages))
+    for key, kept in pages:
+        if kept is None:
+            kept = next(audited)
             memo.put(key, [kept.messages, [asdict(f) for f in kept.findings]])
         result.messages += kept.messages
         result.findings.extend(kept.findings)
     memo.save()
     return result
+
+
+def _audit_one(task) -> AuditResult:
+    page, catalog_path, doc, srcdir = task
+    one = AuditResult()
+    audit_page(page, catalog_path, doc, srcdir, one)
+    return one
+
+
+def _audit_pages(todo: list[tuple[Path, Path, str]], srcdir: Path | None) -> list[AuditResult]:
+    """Each page's result, in order; in forked workers when there are several pages."""
+    tasks = [(page, catalog_path, doc, srcdir) for page, catalog_path, doc in todo]
+    workers = min(os.cpu_count() or 1, len(tasks))
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [_audit_one(task) for task in tasks]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return pool.map(_audit_one, tasks, chunksize=4)
 
 
 def _page_result(raw) -> AuditResult | None:

@@ -83,7 +83,7 @@ def find_blocked(catalogs_dir: Path, srcdir: Path | None,
     one of those changed."""
 
     options = runner.Options(paths=[catalogs_dir], use_glossary=False, select=["safety"],
-                             source_dir=srcdir, jobs=1, cache_dir=cache_dir)
+                             source_dir=srcdir, cache_dir=cache_dir)
     result = runner.run(options)
     # Every safety finding blocks, whatever severity a project gives it for `jaxko check`.
     return [Blocked(f.path, f.line, f.rule, f.message, f.msgid, f.msgctxt)
