@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 
 from docutils import nodes
+from docutils.parsers.rst import states
+from docutils.statemachine import StringList, string2lines
 from sphinx.parsers import RSTParser
 from jaxko.site.gate import untrusted
 
@@ -140,7 +142,14 @@ def enabled(document: nodes.document) -> bool:
 
 
 class TranslatedRSTParser(RSTParser):
-    """Sphinx's reST parser; a translated fragment's leading markup is escaped first."""
+    """Sphinx's reST parser; a translated fragment's leading markup is escaped first.
+
+    ``RSTParser.parse`` builds a new state machine (some fifteen states, each compiling
+    its transitions) for every input: nothing for a page, but Sphinx's i18n step parses
+    every translated reST message on its own. Fragments run through one state machine
+    per process instead, exactly as ``parse`` runs it; one that raises is dropped."""
+
+    _fragment_machine: states.RSTStateMachine | None = None
 
     def parse(self, inputstring, document: nodes.document) -> None:
         if not is_translated_fragment(document):
@@ -149,7 +158,32 @@ class TranslatedRSTParser(RSTParser):
             inputstring = escape_rest(inputstring)
 
         with untrusted(document):  # a msgstr: no file insertion, no raw content
-            super().parse(inputstring, document)
+            self._parse_fragment(inputstring, document)
+
+    def _parse_fragment(self, inputstring, document: nodes.document) -> None:
+        self.setup_parse(inputstring, document)
+        machine = TranslatedRSTParser._fragment_machine
+        if machine is None or machine.debug != document.reporter.debug_flag:
+            machine = states.RSTStateMachine(state_classes=self.state_classes,
+                                             initial_state=self.initial_state,
+                                             debug=document.reporter.debug_flag)
+        TranslatedRSTParser._fragment_machine = None  # until this run returns
+        self.statemachine = machine
+        if isinstance(inputstring, str):
+            lines = StringList(string2lines(inputstring, tab_width=document.settings.tab_width,
+                                            convert_whitespace=True),
+                               document.current_source)
+        else:
+            lines = inputstring
+        self.decorate(lines)
+        try:
+            machine.run(lines, document, inliner=self.inliner)
+        finally:
+            # run() attaches the document as an observer of line changes each time
+            if document.note_source in machine.observers:
+                machine.detach_observer(document.note_source)
+        TranslatedRSTParser._fragment_machine = machine
+        self.finish_parse()
 
 
 def setup(app):
