@@ -310,6 +310,24 @@ def test_kiwi_nouns_of_a_batch_are_those_of_each_text():
     assert kiwi.nouns_of_many(texts) == {t: kiwi.nouns(t) for t in texts}
 
 
+def test_a_page_of_known_texts_does_not_load_kiwi(tmp_path, monkeypatch):
+    """A rebuild re-indexes pages whose texts the noun cache knows: Kiwi's model (a
+    second and some 200 MB) must not load for them; a new text loads it."""
+    from jaxko.site import search
+
+    cache = search.NounCache(tmp_path / "nouns.json", "test")
+    cache.nouns["배열 함수"] = ["배열", "함수"]
+    monkeypatch.setitem(search._SETTINGS, "cache", cache)
+    monkeypatch.setitem(search._SETTINGS, "morphology", True)
+    loaded = []
+    monkeypatch.setattr(search, "_morphology", lambda glossary: loaded.append(1))
+    language = search.SearchKorean({})
+    language.prepare(["배열 함수", "jit", ""])
+    assert loaded == []
+    language.prepare(["새 문장입니다"])
+    assert loaded == [1]
+
+
 def test_kiwi_nouns_are_kept_between_builds(site, tmp_path):
     """The rebuild re-indexes pages from the noun cache: no new entry, file not rewritten."""
     cache = site.outdir.parent / ".doctrees" / site.outdir.name / "jaxko-nouns.json"

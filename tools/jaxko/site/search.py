@@ -368,10 +368,11 @@ class SearchKorean(SearchLanguage):
         """Analyse the Korean of a page's texts in one batch before Sphinx splits them
         one by one (:func:`_analyse_page`): :meth:`split` then finds each in the cache."""
         cache: NounCache | None = _SETTINGS["cache"]
-        if cache is None or self.morphology is None:
+        if cache is None:
             return
         todo = [runs for runs in map(korean_runs, texts) if runs and runs not in cache.nouns]
-        if todo:
+        # Kiwi's model loads only when some text is new (a rebuild of known pages needs none)
+        if todo and self.morphology is not None:
             cache.nouns.update(self.morphology.nouns_of_many(todo))
             cache.changed = True
 
