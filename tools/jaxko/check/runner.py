@@ -189,8 +189,12 @@ class Checker:
             same = None
             text = prefilter and message.block == TEXT
             for rule_ in plans[(message.block, message.syntax)]:
-                if text and rule_.needs and not any(needed in both for needed in rule_.needs):
-                    continue
+                if text and rule_.needs:
+                    for needed in rule_.needs:  # a loop, not any(): no generator per rule
+                        if needed in both:
+                            break
+                    else:
+                        continue
                 if rule_.code_languages is not None and message.block == CODE \
                         and message.language not in rule_.code_languages:
                     continue

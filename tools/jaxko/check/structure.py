@@ -415,11 +415,24 @@ def _parse(text: str):
     return document, parts
 
 
+@lru_cache(maxsize=1)
+def _watched() -> tuple[type, ...]:
+    """The node classes :func:`_walk` reads (every other element holds no part)."""
+    from docutils import nodes
+    from sphinx import addnodes
+
+    return (nodes.raw, nodes.reference, nodes.target, nodes.image, nodes.substitution_definition,
+            nodes.substitution_reference, addnodes.pending_xref, nodes.meta)
+
+
 def _walk(document, parts: Counter) -> None:
     from docutils import nodes
     from sphinx import addnodes
 
+    watched = _watched()
     for node in document.findall(nodes.Element):
+        if not isinstance(node, watched):
+            continue
         if isinstance(node, nodes.raw):
             parts[Part("raw", " ".join(node.astext().split()).lower())] += 1
         elif isinstance(node, nodes.reference):
