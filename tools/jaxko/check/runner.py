@@ -228,7 +228,8 @@ class Checker:
         records = []
         if self.project:
             records = [Record(stable_hash(m.msgid if m.msgctxt is None else m.msgctxt + "\x04" + m.msgid),
-                              stable_hash(m.msgstr), m.path, m.line, tuple(sorted(m.ignored)))
+                              stable_hash(m.msgstr), m.path, m.line, tuple(sorted(m.ignored)),
+                              (m.msgctxt, m.msgid, m.msgstr))
                        for m in messages]
         sources = {}
         if self.sources.srcdir is not None:
