@@ -69,6 +69,27 @@ def test_a_planted_fault_in_a_cached_catalog_is_caught(tmp_path):
     assert found == [("a.po", "glossary.missing"), ("b.po", "consistency.translation")]
 
 
+def test_consistency_reads_again_only_the_catalogs_whose_results_were_cached(catalogs, tmp_path,
+                                                                          monkeypatch):
+    """The texts of a catalog checked in this run travel with its records; only a
+    cached catalog (hashes only) is read again, and the findings are the same."""
+    from jaxko.check import consistency, pofile
+
+    read_again = []
+
+    def counting_read(path):
+        read_again.append(Path(path).name)
+        return pofile.read(path)
+
+    monkeypatch.setattr(consistency, "pofile", type("P", (), {"read": staticmethod(counting_read)}))
+    cold = check(catalogs, tmp_path / "cache")
+    assert read_again == []
+    warm = check(catalogs, tmp_path / "cache")
+    assert read_again, "a warm run has no texts on its records: it must read them"
+    assert any(f.rule == "consistency.translation" for f in cold.findings)
+    assert keys(warm) == keys(cold)
+
+
 def test_touching_a_catalog_keeps_its_cached_result(catalogs, tmp_path):
     check(catalogs, tmp_path / "cache")
     later = os.stat(catalogs / "faq.po").st_mtime + 100

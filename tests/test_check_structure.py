@@ -25,6 +25,8 @@ PLANTED = [
     ("rst", "See :func:`jax.jit`.", ":func:`jax.vmap`\\ 을 보세요.", "role"),
     ("rst", "Text.", "본문 https:evil.example 참고", "link"),
     ("rst", "Text.", "본문 a@evil.example", "link"),
+    # A scheme docutils knows may end in `+` (whois++): no letter or digit before `:`.
+    ("rst", "Text.", "본문 whois++:evil.example 참고", "link"),
     ("rst", "Text.", "`x <javascript:alert(1)>`_", "link"),
     ("rst", "Text.", "본문 |y|.", "substitution"),
     ("myst", "Text.", "본문 <?x><img src=x onerror=alert(1)>?>", "raw"),
@@ -70,6 +72,8 @@ def test_a_part_the_msgid_lacks_is_found(syntax, msgid, msgstr, kind):
 
 @pytest.mark.parametrize("text", [
     "``my_var``\\ 을 씁니다.", "`제목` 참고", "이름_을 보세요.", "값은 3입니다.", "*강조*와 **굵게**",
+    # `::` builds no part: a literal block is literal, a line of colons an adornment.
+    "예를 들면::\n\n   <script> *x*", "제목\n::::\n\n본문", "값은 ::\n\n  x",
 ])
 def test_the_rest_prefilter_spares_text_without_parts(text):
     assert not may_have_parts(text, "rst")
@@ -77,7 +81,12 @@ def test_the_rest_prefilter_spares_text_without_parts(text):
 
 
 _PIECES = ["`", "``", "_", "__", ":", "::", "|", "@", ".. ", "__ ", "<", ">", "x", "이름", " ",
-           "\n", "\n   ", "-", "*", "func", "https", "mailto", "a.b", "\\", "[", "]", "#", "1."]
+           "\n", "\n   ", "-", "*", "func", "https", "mailto", "a.b", "\\", "[", "]", "#", "1.",
+           "whois++", "+", ".", "::::", "\n\n", "\n\n   ", "예::", ">>> ", "=", "\t"]
+# Block-level shapes around `::` (literal blocks, adornments, transitions, field and
+# option lists, quoted literal blocks, tables) with Hangul in between.
+_BLOCKS = ["::", "::\n\n", "\n\n", "\n   ", "\n\n   ", "이름", "예", " ", "::::", "====", "+--+",
+           "-", "--x", "|", ">", ":", "x", "\\", "`", ".", "*", "\n"]
 
 
 @settings(max_examples=400, deadline=None)
@@ -90,6 +99,84 @@ def test_the_prefilters_are_sound_on_generated_text(text):
     for syntax in ("rst", "myst"):
         if not may_have_parts(text, syntax):
             assert structure(text, syntax) == {}, (syntax, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_BLOCKS), max_size=16).map("".join))
+def test_the_rest_prefilter_is_sound_on_generated_blocks(text):
+    from jaxko.check.structure import structure
+
+    if not may_have_parts(text, "rst"):
+        assert structure(text, "rst") == {}, text
+
+
+def _docutils_own_parse(text: str) -> str:
+    """``text`` parsed by a fresh ``docutils.parsers.rst.Parser`` (its own state machine
+    and inliner), under the recording tables: the reference for the shared machine."""
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    from jaxko.check.structure import recording, rst_settings
+
+    document = new_document("<message>", rst_settings().copy())
+    with recording():
+        Parser().parse(text, document)
+    return document.pformat()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+def test_the_shared_machine_builds_what_docutils_builds(text):
+    """parse_rst (one state machine and inliner per process, a shallow copy of the
+    settings, no URI search in text without `:` or `@`) builds the same tree as
+    docutils' own parser: the shortcuts change nothing the parser sees."""
+    from jaxko.check.structure import parse_rst, recording
+
+    with recording():
+        shared = parse_rst(text).pformat()
+    assert shared == _docutils_own_parse(text), text
+
+
+def test_the_shared_machine_builds_what_docutils_builds_on_the_committed_catalogs():
+    from jaxko.check import pofile
+    from jaxko.check.structure import parse_rst, recording
+
+    compared = 0
+    for path in sorted((ROOT / "locale" / "ko").rglob("*.po")) + sorted(
+            (ROOT / "tests" / "fixtures").rglob("*.po")):
+        for entry in pofile.read(path):
+            for text in (entry.msgid, entry.msgstr):
+                # A line over docutils' limit is refused by both, in other words.
+                if max(map(len, text.splitlines() or [""])) >= 10_000:
+                    continue
+                if text and ("\n" in text or ":" in text or "@" in text or "`" in text):
+                    with recording():
+                        shared = parse_rst(text).pformat()
+                    assert shared == _docutils_own_parse(text), (path, text)
+                    compared += 1
+    assert compared > 100
+
+
+def test_a_uri_search_skipped_where_one_could_match_is_caught(monkeypatch):
+    """The comparison above catches a guard that skips too much: planted, a guard that
+    also skips text with `@` loses the e-mail link docutils builds."""
+    from docutils import nodes
+
+    from jaxko.check import structure
+
+    inliner = structure._inliner_once()
+    full = type(inliner).implicit_inline.__get__(inliner)
+    monkeypatch.setattr(inliner, "implicit_inline",
+                        lambda text, lineno: [nodes.Text(text)] if ":" not in text else full(text, lineno))
+    monkeypatch.setattr(structure, "_inliner_once", lambda: inliner)
+    monkeypatch.setattr(structure, "_MACHINES", [])
+    text = "본문 a@evil.example 참고"
+    with structure.recording():
+        shared = structure.parse_rst(text).pformat()
+    assert shared != _docutils_own_parse(text)
+    monkeypatch.undo()
+    with structure.recording():
+        assert structure.parse_rst(text).pformat() == _docutils_own_parse(text)
 
 
 def test_the_rest_prefilter_is_sound_on_the_committed_catalogs():
@@ -144,3 +231,32 @@ def test_checking_a_msgstr_reads_no_file(tmp_path):
     assert not any("s3cr3t" in problem for problem in problems), problems
     # Known directives are inert stand-ins: nothing runs, whatever the settings.
     assert problems == {}, problems
+
+
+def test_a_parse_leaves_nothing_to_the_cyclic_collector(monkeypatch):
+    """A parsed document is freed as soon as it is read (structure.discard): its
+    cycles would otherwise be left to the collector, a tenth of a check's time.
+    (A nested block, a list item, still leaves docutils' own nested state machine to
+    the collector: docutils builds one per nested list and never frees its cycles.)"""
+    import gc
+
+    from jaxko.check import structure
+
+    texts = [f"본문 {i} :func:`f{i}`\\ 을 `링크 <https://x.example/{i}>`_ *보세요*.\n\n끝 {i}."
+             for i in range(100)]
+
+    def cyclic_garbage() -> int:
+        structure.structure.cache_clear()
+        gc.collect()
+        gc.disable()
+        try:
+            for text in texts:
+                assert structure.structure(text, "rst")  # each has its role and link
+            return gc.collect()
+        finally:
+            gc.enable()
+
+    assert cyclic_garbage() < 5 * len(texts)  # a few, once (first use), not ~70 a parse
+    # Planted: the trees left to the collector.
+    monkeypatch.setattr(structure, "discard", lambda document: None)
+    assert cyclic_garbage() > 20 * len(texts)

@@ -132,21 +132,25 @@ def same_translation(records, context, severity: str):
             conflicting.add(record.key)
     if not conflicting:
         return []
+    # The texts: on the record when its catalog was read in this run, else (a catalog
+    # whose results came from the cache) read again from the catalog.
     wanted: dict[str, set[int]] = {}
     for record in records:
-        if record.key in conflicting:
+        if record.key in conflicting and record.texts is None:
             wanted.setdefault(record.path, set()).add(record.line)
     texts = {}
     for name, lines in wanted.items():
         for entry in pofile.read(name):
             if entry.msgstr_line in lines:  # a record's line is its message's: the msgstr's
-                texts[(name, entry.msgstr_line)] = entry
+                texts[(name, entry.msgstr_line)] = (entry.msgctxt, entry.msgid, entry.msgstr)
     renderings = []
     for record in records:
-        entry = texts.get((record.path, record.line))
-        if record.key in conflicting and entry is not None:
-            renderings.append(Rendering((entry.msgctxt, entry.msgid), entry.msgstr, record.path,
-                                        record.line, entry.msgid,
+        if record.key not in conflicting:
+            continue
+        found = record.texts if record.texts is not None else texts.get((record.path, record.line))
+        if found is not None:
+            msgctxt, msgid, msgstr = found
+            renderings.append(Rendering((msgctxt, msgid), msgstr, record.path, record.line, msgid,
                                         is_suppressed(frozenset(record.ignored), RULE)))
     return find_inconsistent(renderings, context.matcher, severity)
 

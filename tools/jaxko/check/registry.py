@@ -171,14 +171,16 @@ def family(name: str, title: str, order: int) -> Family:
     return FAMILIES[name]
 
 
-# What a project-wide rule sees of each checked message (hashes, not texts: ~75,000
-# are kept and cached); the rule reads the few texts it needs from the catalogs.
+# What a project-wide rule sees of each checked message: hashes, which the cache keeps,
+# and the texts (msgctxt, msgid, msgstr) of a catalog read in this run, which it does
+# not; the rule reads the texts of a cached catalog from the catalog itself.
 class Record(NamedTuple):
     key: int                  # stable hash of msgctxt + msgid
     text: int                 # stable hash of the msgstr
     path: str
     line: int
     ignored: tuple[str, ...]  # `jaxko: ignore` names on the entry
+    texts: tuple[str | None, str, str] | None = None  # (msgctxt, msgid, msgstr) as read
 
 
 def stable_hash(text: str) -> int:

@@ -189,8 +189,12 @@ class Checker:
             same = None
             text = prefilter and message.block == TEXT
             for rule_ in plans[(message.block, message.syntax)]:
-                if text and rule_.needs and not any(needed in both for needed in rule_.needs):
-                    continue
+                if text and rule_.needs:
+                    for needed in rule_.needs:  # a loop, not any(): no generator per rule
+                        if needed in both:
+                            break
+                    else:
+                        continue
                 if rule_.code_languages is not None and message.block == CODE \
                         and message.language not in rule_.code_languages:
                     continue
@@ -224,7 +228,8 @@ class Checker:
         records = []
         if self.project:
             records = [Record(stable_hash(m.msgid if m.msgctxt is None else m.msgctxt + "\x04" + m.msgid),
-                              stable_hash(m.msgstr), m.path, m.line, tuple(sorted(m.ignored)))
+                              stable_hash(m.msgstr), m.path, m.line, tuple(sorted(m.ignored)),
+                              (m.msgctxt, m.msgid, m.msgstr))
                        for m in messages]
         sources = {}
         if self.sources.srcdir is not None:

@@ -18,6 +18,7 @@ every directive, is what the site build puts around a translated fragment
 from __future__ import annotations
 
 import contextlib
+import copy
 import re
 from collections import Counter
 from functools import lru_cache
@@ -143,14 +144,21 @@ def swapped(directive: Callable, role: Callable | None = None) -> Iterator[None]
         directives.directive, roles.role = saved
 
 
+def _record_directive(name, language, document):
+    return _recording_directive(name), []
+
+
+def _record_role(name, language, lineno, reporter):
+    return _recording_role, []
+
+
 @contextlib.contextmanager
 def recording() -> Iterator[Counter]:
     """Parse with recorders in place of every directive and role; yields the parts."""
     parts: Counter = Counter()
     _CURRENT.append(parts)
     try:
-        with swapped(lambda name, language, document: (_recording_directive(name), []),
-                     lambda name, language, lineno, reporter: (_recording_role, [])):
+        with swapped(_record_directive, _record_role):
             yield parts
     finally:
         _CURRENT.pop()
@@ -273,21 +281,23 @@ class _Machine:
     """
 
     def __init__(self):
-        from docutils.parsers.rst import states
+        from docutils.parsers.rst import roles, states
+        from docutils.statemachine import string2lines
+        from docutils.utils import new_document
 
         self.settings = rst_settings()
         self.machine = states.RSTStateMachine(state_classes=states.state_classes,
                                               initial_state="Body")
         self.inliner = _inliner_once()
+        # Bound once: a parse is a fraction of a millisecond, and an import statement
+        # run on each call shows in it.
+        self.roles, self.string2lines, self.new_document = roles, string2lines, new_document
 
     def parse(self, text: str):
         """A new document holding ``text`` parsed (what ``Parser.parse`` builds)."""
-        from docutils.parsers.rst import roles
-        from docutils.statemachine import string2lines
-        from docutils.utils import new_document
-
-        document = new_document("<message>", self.settings.copy())
-        lines = string2lines(text, tab_width=8, convert_whitespace=True)
+        # A shallow copy, as ``Values.copy`` makes it, without its per-setting calls.
+        document = self.new_document("<message>", copy.copy(self.settings))
+        lines = self.string2lines(text, tab_width=8, convert_whitespace=True)
         if any(len(line) > self.settings.line_length_limit for line in lines):
             document.append(document.reporter.error("Line exceeds the line-length-limit."))
             return document
@@ -297,18 +307,38 @@ class _Machine:
         finally:
             if document.note_source in machine.observers:
                 machine.detach_observer(document.note_source)
-            roles._roles.pop("", None)  # a `default-role` directive lasts one document
+            self.roles._roles.pop("", None)  # a `default-role` directive lasts one document
         return document
 
 
 def _inliner_once():
     """An Inliner whose patterns are built once: they depend only on the settings,
-    which are the same for every message (``RSTStateMachine.run`` would rebuild them)."""
+    which are the same for every message (``RSTStateMachine.run`` would rebuild them).
+
+    Its search for standalone URIs and e-mail addresses (docutils' ``implicit_inline``,
+    run on every stretch of text between inline markup) is skipped on a stretch with no
+    ``:`` and no ``@``: the one implicit pattern of these settings (``patterns.uri``;
+    PEP and RFC references are off) has a literal ``:`` after the scheme of an absolute
+    URI and a literal ``@`` in an address, so it cannot match there; docutils would
+    return the stretch as one text node, which is what is returned.
+    tests/test_check_structure.py holds the claim against the unguarded inliner.
+    """
+    from docutils import nodes
     from docutils.parsers.rst import states
 
     inliner = states.Inliner()
     inliner.init_customizations(rst_settings())
     inliner.init_customizations = lambda settings: None
+    if [pattern for pattern, _ in inliner.implicit_dispatch] != [inliner.patterns.uri]:
+        raise RuntimeError("docutils' implicit inline patterns changed: review _inliner_once")
+    full = inliner.implicit_inline  # recurses through the instance: the guarded one
+
+    def implicit_inline(text, lineno):
+        if ":" not in text and "@" not in text:
+            return [nodes.Text(text)] if text else []
+        return full(text, lineno)
+
+    inliner.implicit_inline = implicit_inline
     return inliner
 
 
@@ -385,11 +415,24 @@ def _parse(text: str):
     return document, parts
 
 
+@lru_cache(maxsize=1)
+def _watched() -> tuple[type, ...]:
+    """The node classes :func:`_walk` reads (every other element holds no part)."""
+    from docutils import nodes
+    from sphinx import addnodes
+
+    return (nodes.raw, nodes.reference, nodes.target, nodes.image, nodes.substitution_definition,
+            nodes.substitution_reference, addnodes.pending_xref, nodes.meta)
+
+
 def _walk(document, parts: Counter) -> None:
     from docutils import nodes
     from sphinx import addnodes
 
+    watched = _watched()
     for node in document.findall(nodes.Element):
+        if not isinstance(node, watched):
+            continue
         if isinstance(node, nodes.raw):
             parts[Part("raw", " ".join(node.astext().split()).lower())] += 1
         elif isinstance(node, nodes.reference):
@@ -416,6 +459,17 @@ def _walk(document, parts: Counter) -> None:
             parts[Part("front-matter", "")] += 1
 
 
+def discard(document) -> None:
+    """Free a parsed document now, once read. Its tree is a web of cycles (parent and
+    children, each node's document, the document's tables of ids and names), which
+    only the cyclic collector would free: tens of thousands of parses left to it cost
+    a tenth of a check, its passes walking the run's long-lived objects again and
+    again. Emptying every node's attributes lets reference counting free them; nothing
+    outside the tree holds a node (the parts are strings)."""
+    for node in list(document.findall()):
+        node.__dict__.clear()
+
+
 @lru_cache(maxsize=8192)
 def structure(text: str, syntax: str) -> Counter:
     """The parts a parser builds from ``text`` (``syntax``: "rst" or "myst")."""
@@ -425,6 +479,7 @@ def structure(text: str, syntax: str) -> Counter:
         return parts
     document, parts = _parse(text)
     _walk(document, parts)
+    discard(document)
     return parts
 
 
@@ -436,13 +491,16 @@ def structure(text: str, syntax: str) -> Counter:
 # string wants space or punctuation after it: ``my_var`` and 이름_을 are no reference);
 # explicit markup (directives, targets `.. _x: url`, substitution definitions) starts
 # with ".. ", an anonymous target with "__ "; substitutions need `|`; standalone links
-# an `@` or a URI scheme (a letter or digit before `:`); `::` and a field marker `:x`
-# are kept as before. MyST parts need `<`, `[`, `{`, a fence (backquotes, tildes,
+# an `@` or a URI scheme (a scheme's last character, a letter, digit, `.`, `+` or `-`,
+# right before `:`: docutils knows `whois++`); a field marker `:x` is kept as before.
+# `::` alone builds no part: a literal block is literal, a line of colons a title
+# adornment or a transition (proved once on python-docs-ko's 41,113 spared texts, see
+# BENCHMARKS.md). MyST parts need `<`, `[`, `{`, a fence (backquotes, tildes,
 # colons), `)=` (a target), a leading `---` or `+++` (front matter, breaks), `:` (field
 # lists, fences), or a scheme for linkify-style URLs. tests/test_check_structure.py
 # holds the claim against docutils on generated text and on real catalogs.
 _MAY_HAVE_PARTS = {
-    "rst": re.compile(r":`|`:|`_|_(?!\w)|[|@]|\.\.\s|__\s|::|(?:^|\s):[^:\s]|[A-Za-z0-9]:"),
+    "rst": re.compile(r":`|`:|`_|_(?!\w)|[|@]|\.\.\s|__\s|(?:^|\s):[^:\s]|[A-Za-z0-9.+-]:"),
     "myst": re.compile(r"[<\[{`~]|:::|^\s*:[^\s:]|\)=|^\s*(?:---|\+\+\+)|[A-Za-z0-9.+-]:", re.M),
 }
 

@@ -94,6 +94,7 @@ def rst_problems(text: str, roles: frozenset[str] = frozenset(),
     for node in document.findall(nodes.system_message):
         if node["level"] >= 2:
             found[_POSITION.sub("", node.astext().split("\n", 1)[0].strip())] += 1
+    structure.discard(document)
     return found
 
 
