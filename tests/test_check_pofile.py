@@ -143,6 +143,8 @@ def test_reader_reads_what_polib_reads(tmp_path, lines):
     'msgid ""\nmsgstr ""\n\n#: a.md:1\nmsgid "A"\nmsgstr "가"\n\n#~ msgid "old"\n#~ msgstr "옛"\n\n#| msgid "prev"\nmsgid "C"\nmsgstr "다"\n',
     'msgid ""\r\nmsgstr ""\r\n"Language: ko\\n"\r\n\r\n#: a.md:1\r\nmsgid "A"\r\nmsgstr "가"\r\n',
     'msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "가"\nmsgstr[1] ""\n',
+    # translator comments as polib joins them: a leading lone `#` is lost, `##` is one
+    'msgid ""\nmsgstr ""\n\n#\n# translator\n## two\n#\n#  three\nmsgid "a"\nmsgstr "b"\n',
 ])
 def test_reader_reads_contexts_plurals_and_odd_blocks_as_polib(tmp_path, text):
     path = tmp_path / "odd.po"

@@ -111,7 +111,7 @@ def _read(text: str) -> list[PoEntry]:
         around = match.group("around")
         flags: list[str] = []
         locations: list[str] = []
-        tcomment: list[str] = []
+        tcomment = ""
         comment: list[str] = []
         first = None
         for number, raw in enumerate(around.split("\n")[:-1]):
@@ -130,7 +130,11 @@ def _read(text: str) -> list[PoEntry]:
                 if rest:
                     comment.append(rest)
             elif kind not in ("|", "~"):  # `# text`, `#`, `## text`; `#x` is a comment too
-                tcomment.append(comment_line[1:].strip())
+                # As polib joins them: without the leading `#`s and one space, a newline
+                # before each line but when nothing is there yet (a leading `#` is lost).
+                said = comment_line.lstrip("#")
+                said = said[1:] if said.startswith(" ") else said
+                tcomment = f"{tcomment}\n{said}" if tcomment else said
         ctx = match.group("ctx")
         msgid_line = line + around.count("\n") + (ctx.count("\n") if ctx is not None else 0)
         forms = match.group("forms")
@@ -146,7 +150,7 @@ def _read(text: str) -> list[PoEntry]:
         entries.append(PoEntry(msgid_line, first or line + around.count("\n"), last, msgstr_line,
                                _join(match.group("id")), msgstr,
                                None if ctx is None else _join(ctx), tuple(flags),
-                               tuple(locations), "\n".join(tcomment), "\n".join(comment),
+                               tuple(locations), tcomment, "\n".join(comment),
                                plural, empty_form))
     return entries
 
