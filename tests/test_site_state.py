@@ -20,7 +20,8 @@ from jaxko import memo
 from jaxko.errors import UserError
 from jaxko.site import audit as site_audit
 from jaxko.site import build as site_build
-from jaxko.site.state import BuildState, refuse_tracked
+from jaxko.memo import refuse_tracked
+from jaxko.site.state import BuildState
 from jaxko.workflow import stats
 from test_site_gate import CLEAN, _tree
 
@@ -126,10 +127,10 @@ def test_build_state_that_git_tracks_stops_the_build(checkout):
     planted = state.folder / "gate" / "check" / "check.json"
     planted.parent.mkdir(parents=True)
     planted.write_text("{}", encoding="utf-8")
-    refuse_tracked(checkout, state.trusted(checkout))  # untracked: the build's own
+    refuse_tracked(state.trusted(checkout))  # untracked: the build's own
     _git(checkout, "add", "-f", str(planted))
     with pytest.raises(UserError) as caught:
-        refuse_tracked(checkout, state.trusted(checkout))
+        refuse_tracked(state.trusted(checkout))
     assert "_build/.jaxko-state/html/gate/check/check.json" in caught.value.format()
     assert "git rm --cached" in caught.value.format()
 
@@ -146,6 +147,29 @@ def test_a_tracked_pickle_stops_the_command_with_one_line(checkout, tmp_path):
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
     assert "environment.pickle" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_tracked_check_cache_stops_jaxko_check(checkout, monkeypatch):
+    """`jaxko check`'s own cache (.jaxko_cache/) is a kept result too: a planted one
+    would hide findings. Untracked it is used; tracked, the check stops (exit 2)."""
+    catalog = checkout / "locale" / "ko" / "LC_MESSAGES" / "a.po"
+    catalog.parent.mkdir(parents=True)
+    catalog.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                       '#: a.md:1\nmsgid "Paragraph."\nmsgstr "<script>alert(1)</script>"\n',
+                       encoding="utf-8")
+    monkeypatch.delenv("JAXKO_CACHE_DIR")  # the default: .jaxko_cache/ of the checkout
+    first = run_jaxko("check", "--format", "json", "locale/ko", cwd=checkout)
+    assert first.returncode == 1 and "safety." in first.stdout, first.stdout + first.stderr
+    assert (checkout / ".jaxko_cache" / "check.json").is_file()
+    again = run_jaxko("check", "--format", "json", "locale/ko", cwd=checkout)
+    assert again.returncode == 1
+    assert json.loads(again.stdout)["findings"] == json.loads(first.stdout)["findings"]
+    assert '"cached": 1' in again.stdout
+    _git(checkout, "add", "-f", ".jaxko_cache/check.json")
+    planted = run_jaxko("check", "locale/ko", cwd=checkout)
+    assert planted.returncode == 2, planted.stdout + planted.stderr
+    assert ".jaxko_cache/check.json" in planted.stderr and "Traceback" not in planted.stderr
+    assert run_jaxko("check", "--no-cache", "locale/ko", cwd=checkout).returncode == 1
 
 
 # ------------------------------------------------------------------- the stats' memo

@@ -6,13 +6,19 @@ inputs equal byte for byte to those it came from, and only if this package's sou
 the one that computed it. The file is JSON, never pickle (a planted file must not run
 code), written atomically; a missing, damaged or foreign file is a cold start, and a
 file that cannot be written costs speed, never the result.
+
+A kept result is trusted only if this machine computed it: :func:`refuse_tracked` stops a
+run whose kept results git tracks (a pull request can add files under ignored folders
+with ``git add -f``, and so plant a verdict, or a pickle for Sphinx to load).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 from pathlib import Path
+from typing import Iterable
 
 from jaxko.catalogs import write_text_atomic
 from jaxko.errors import UserError
@@ -92,3 +98,25 @@ class Memo:
             write_text_atomic(self.path, text + "\n")
         except (OSError, UserError):
             pass
+
+
+def refuse_tracked(folders: Iterable[Path]) -> None:
+    """One-line error naming a file git tracks in any of ``folders`` (those that exist
+    inside a git checkout); nothing to do outside one, or without git."""
+    tracked: list[tuple[Path, str]] = []
+    for folder in folders:
+        if not folder.is_dir():
+            continue  # nothing checked out there
+        try:
+            listed = subprocess.run(["git", "-C", str(folder), "ls-files", "-z", "--full-name",
+                                     "--", "."], capture_output=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue  # not a checkout, or no git
+        tracked += [(folder, name) for name in listed.decode("utf-8", "replace").split("\0")
+                    if name]
+    if tracked:
+        folder, name = tracked[0]
+        more = f" (and {len(tracked) - 1} more)" if len(tracked) > 1 else ""
+        raise UserError(f"git tracks {name}{more}, a result kept from an earlier run that this "
+                        "run would trust; remove it from the repository (git rm --cached) "
+                        "and run again", folder)

@@ -17,7 +17,8 @@ The cache is one JSON file (never pickle: a checkout under review must not be ab
 run code through a planted cache file) in ``.jaxko_cache/`` of the current folder,
 or ``$JAXKO_CACHE_DIR``. It is written atomically; a missing, unreadable or
 foreign cache is simply a cold start, and a cache that cannot be written costs
-speed, never the check.
+speed, never the check. A cache that git tracks stops the check (a pull request could
+plant one to hide findings; :func:`jaxko.memo.refuse_tracked`).
 """
 
 from __future__ import annotations

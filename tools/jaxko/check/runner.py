@@ -32,6 +32,7 @@ from jaxko.check.registry import (RULES, Edit, Finding, Hit, Record, select_rule
                                   unknown_names)
 from jaxko.check.sources import SourceIndex, guess
 from jaxko.errors import UserError
+from jaxko.memo import refuse_tracked
 from jaxko import paths, upstream
 from jaxko.check.since import changed_lines
 
@@ -343,6 +344,7 @@ def _open_cache(options: Options, glossary_name: str | None, checker: Checker):
     """The result cache of this run, or None (no cache dir, or a --since run)."""
     if options.cache_dir is None or options.since:
         return None
+    refuse_tracked([options.cache_dir])  # a planted cache would hide findings
     stamp = cache_model.fingerprint(
         glossary=Path(glossary_name) if glossary_name else None,
         use_glossary=options.use_glossary, syntax=options.syntax, select=options.select,

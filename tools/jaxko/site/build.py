@@ -35,7 +35,8 @@ from jaxko.catalogs import write_text_atomic
 from jaxko.notebooks import build as notebooks_build
 from jaxko.notebooks.build import stale
 from jaxko.notebooks import verify
-from jaxko.site.state import BuildState, refuse_tracked
+from jaxko.memo import refuse_tracked
+from jaxko.site.state import BuildState
 from jaxko.workflow import stats
 
 # Warnings of Sphinx's i18n step: a translated message whose references differ from
@@ -284,7 +285,7 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     default_out = "html" if language == "ko" else f"html-{language}"
     outdir = (outdir or paths.build_dir(root) / default_out).resolve()
     state = BuildState(outdir)
-    refuse_tracked(root, state.trusted(root))
+    refuse_tracked(state.trusted(root))
     srcdir = (srcdir or paths.staged_docs(root)).resolve()
     if not (srcdir / "index.rst").is_file() and not any(srcdir.glob("index.*")):
         raise UserError("no staged docs here; run `jaxko upstream sync` (make upstream) first",

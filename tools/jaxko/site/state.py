@@ -9,17 +9,16 @@ catalog, review file or page is always read again.
 
 What such a key cannot stop is a record that was never computed here: a pull request
 that adds files under ``_build/`` (``git add -f`` ignores ``.gitignore``) would hand the
-build a pickle to load or a verdict to trust. So :func:`refuse_tracked` stops the build
-when git tracks anything there; a fresh clone then starts from nothing, as CI does.
+build a pickle to load or a verdict to trust. So the build stops when git tracks
+anything there (:func:`jaxko.memo.refuse_tracked`); a fresh clone then
+starts from nothing, as CI does.
 """
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from jaxko import paths
-from jaxko.errors import UserError
 from jaxko.extract import doctrees_dir
 
 FOLDER = ".jaxko-state"
@@ -47,28 +46,3 @@ class BuildState:
         """Every folder whose contents a build reads back."""
         return [paths.build_dir(root), root / ".jaxko_cache", self.folder, self.doctrees,
                 self.gated]
-
-
-def refuse_tracked(root: Path, folders: list[Path]) -> None:
-    """One-line error when git tracks a file in any of ``folders`` (those inside the
-    checkout at ``root``); nothing to do outside a git checkout or without git."""
-    root = root.resolve()
-    inside = []
-    for folder in folders:
-        try:
-            inside.append(folder.resolve().relative_to(root).as_posix())
-        except ValueError:
-            continue
-    if not inside or not (root / ".git").exists():
-        return
-    try:
-        listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--", *inside],
-                                capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return
-    tracked = [name for name in listed.decode("utf-8", "replace").split("\0") if name]
-    if tracked:
-        more = f" (and {len(tracked) - 1} more)" if len(tracked) > 1 else ""
-        raise UserError(f"git tracks {tracked[0]}{more}, a file the build would trust from "
-                        "an earlier run; remove it from the repository (git rm --cached) "
-                        "and build again", root / tracked[0])
