@@ -14,24 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from jaxko import paths  # noqa: E402
-
-
-def jaxko(*args: str, env: dict) -> tuple[float, subprocess.CompletedProcess]:
-    start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "jaxko", *args], env=env, cwd=ROOT,
-                          capture_output=True, text=True)
-    return time.perf_counter() - start, proc
+from bench_notebooks import jaxko, scratch_project  # noqa: E402
 
 
 def main() -> int:
@@ -40,13 +30,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the verify report here")
     args = parser.parse_args()
 
-    srcdir = paths.staged_docs(ROOT)
-    if not srcdir.is_dir():
-        sys.exit("stage the upstream first: jaxko upstream sync")
-    scratch = ROOT / "_build" / "bench-interpret"
-    shutil.rmtree(scratch, ignore_errors=True)
-    scratch.mkdir(parents=True)
-    env = dict(os.environ, JAXKO_ROOT=str(scratch))
+    srcdir, env = scratch_project("bench-interpret")
     wall, proc = jaxko("notebooks", "build", "--srcdir", str(srcdir), "--locale-dir",
                        str(paths.locale_dir(ROOT)), "--format", "json", env=env)
     if proc.returncode != 0:

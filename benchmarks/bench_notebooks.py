@@ -106,6 +106,18 @@ def jaxko(*args: str, env: dict) -> tuple[float, subprocess.CompletedProcess]:
     return time.perf_counter() - start, proc
 
 
+def scratch_project(name: str) -> tuple[Path, dict]:
+    """The staged docs, and an environment whose project root is an empty
+    ``_build/<name>`` (so a run's caches and outputs start from nothing)."""
+    srcdir = paths.staged_docs(ROOT)
+    if not srcdir.is_dir():
+        sys.exit("stage the upstream first: jaxko upstream sync")
+    scratch = ROOT / "_build" / name
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    return srcdir, dict(os.environ, JAXKO_ROOT=str(scratch))
+
+
 def verify_run(label: str, env: dict, srcdir: Path, extra: list[str]) -> dict:
     wall, proc = jaxko("notebooks", "verify", "--srcdir", str(srcdir), "--format", "json",
                        *extra, env=env)
@@ -137,13 +149,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the reports here")
     args = parser.parse_args()
 
-    srcdir = paths.staged_docs(ROOT)
-    if not srcdir.is_dir():
-        sys.exit("stage the upstream first: jaxko upstream sync")
-    scratch = ROOT / "_build" / "bench-notebooks"
-    shutil.rmtree(scratch, ignore_errors=True)
-    scratch.mkdir(parents=True)
-    env = dict(os.environ, JAXKO_ROOT=str(scratch))
+    srcdir, env = scratch_project("bench-notebooks")
     options = ["--workers", args.workers, "--platform", args.platform]
     reports = {}
     with tempfile.TemporaryDirectory(prefix="jaxko-pseudo-") as tmp:
