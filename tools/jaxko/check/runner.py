@@ -32,7 +32,7 @@ from jaxko.check.registry import (RULES, Edit, Finding, Hit, Record, select_rule
                                   unknown_names)
 from jaxko.check.sources import SourceIndex, guess
 from jaxko.errors import UserError
-from jaxko.memo import refuse_tracked
+from jaxko.memo import digest_bytes, file_digest, refuse_tracked
 from jaxko import paths, upstream
 from jaxko.check.since import changed_lines
 
@@ -239,7 +239,7 @@ class Checker:
             for document in ({m.document for m in messages} | candidates) - {None}:
                 sources[document] = cache_model.stat_signature(self.sources.srcdir / document)
         return CatalogResult(outcome.findings, records, sum(1 for e in entries if e.msgid),
-                             outcome.checked, outcome.suppressed, cache_model.digest_bytes(data),
+                             outcome.checked, outcome.suppressed, digest_bytes(data),
                              sources)
 
 
@@ -301,7 +301,7 @@ def run(options: Options) -> Result:
     tasks = []
     for f in files:
         if cache is not None:
-            hit = cache.get(os.path.abspath(f), cache_model.file_digest(f), checker.sources.srcdir)
+            hit = cache.get(os.path.abspath(f), file_digest(f), checker.sources.srcdir)
             if hit is not None:
                 results[str(f)] = _from_cache(str(f), hit)
                 continue

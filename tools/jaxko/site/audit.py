@@ -239,7 +239,7 @@ def audit(outdir: Path, locale_dir: Path, language: str = "ko",
     ``cache``: a file of earlier results per page (:class:`jaxko.memo.Memo`), keyed by
     the bytes of the page and of its catalog; only pages or catalogs that changed since
     are audited again (the site build keeps one in its state). Pages are audited in
-    forked worker processes, one per CPU."""
+    forked worker processes, one per CPU (:func:`_audit_pages`)."""
     memo = Memo(cache, "audit")
     root = locale_dir / language / "LC_MESSAGES"
     pages: list[tuple[str, AuditResult | None]] = []
@@ -284,7 +284,8 @@ def _single_threaded() -> bool:
 
 
 def _audit_pages(todo: list[tuple[Path, Path, str]], srcdir: Path | None) -> list[AuditResult]:
-    """Each page's result, in order; in forked workers when there are several pages."""
+    """Each page's result, in order; in forked workers when there are several pages
+    and this process runs no other thread."""
     tasks = [(page, catalog_path, doc, srcdir) for page, catalog_path, doc in todo]
     workers = min(os.cpu_count() or 1, len(tasks))
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods() \

@@ -43,7 +43,6 @@ from jaxko.check.message import MessageKey
 from jaxko.errors import UserError
 from jaxko.check import runner
 from jaxko.memo import Memo, digest_bytes, file_digest
-from jaxko.check.safety import LINK_SCHEMES
 from jaxko.check.safety import LINK_SCHEMES, link_scheme
 from jaxko.check.structure import no_directives
 
