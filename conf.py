@@ -18,6 +18,7 @@ Environment switches (set by ``jaxko``; defaults suit a plain sphinx-build):
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -43,7 +44,6 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
     "sphinx.ext.napoleon",
-    "matplotlib.sphinxext.plot_directive",
     "myst_nb",
     "sphinx_remove_toctrees",
     "sphinx_copybutton",
@@ -54,6 +54,7 @@ extensions = [
     "jaxko.sphinxext.config_options",
     "jaxko.sphinxext.tagged_block",
     "jaxko.sphinxext.strict_include",
+    "jaxko.sphinxext.missing_deps",  # a missing included file does not re-read its page each build
     "jaxko.sphinxext.gettext_filters",
     "jaxko.sphinxext.notebook_defaults",
     "jaxko.sphinxext.api_links",
@@ -79,6 +80,17 @@ main_doc = "index"
 language = "en"
 
 _SRCDIR = Path(os.environ.get("JAXKO_SRCDIR", ROOT / "_build" / "upstream" / "docs"))
+
+# matplotlib's `plot` directive, on upstream's list, loads only where a source uses it:
+# no staged page does, and importing matplotlib is a fixed cost of every build. A page
+# that starts using it loads it again (a missed use would be an "Unknown directive type"
+# error, which `jaxko site build --strict` stops on).
+_PLOT = re.compile(rb"\.\.[ \t]+plot::|\{plot\}")
+if SCOPE == "full" or any(_PLOT.search(path.read_bytes()) for path in _SRCDIR.rglob("*")
+                          if path.suffix in (".rst", ".md", ".ipynb", ".txt", ".inc")
+                          and path.is_file()):
+    extensions.append("matplotlib.sphinxext.plot_directive")
+
 exclude_patterns = [*scope.ALWAYS_EXCLUDED, *scope.notebook_twins(_SRCDIR)]
 # The API reference: hand-written jax*.rst pages whose content is autodoc/autosummary.
 API_PAGES = ["jax.rst", "jax.*.rst"]

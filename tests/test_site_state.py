@@ -8,6 +8,7 @@ each test plants the change a stale result would hide and sees it found."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -93,6 +94,31 @@ def test_a_review_record_changed_after_a_build_shows_on_the_banner(built, tmp_pa
     assert proc.returncode == 0, proc.stdout + proc.stderr
     _build(docs, locale, html)
     assert "Test AI" in (html / "page.html").read_text(encoding="utf-8")
+
+
+def _translated_in_progress(html: Path) -> int:
+    text = (html / "translation" / "progress.html").read_text(encoding="utf-8")
+    return int(re.search(r"메시지 \d+개 중 (\d+)개 번역", text).group(1))
+
+
+def test_the_progress_page_is_read_again_when_what_it_shows_changed(tmp_path):
+    """A reworded msgstr leaves the progress page (and the pages listing it) unwritten;
+    a message that becomes untranslated rewrites it with the new count. (Its own tree:
+    Sphinx reads everything again in a copy, whose paths differ.)"""
+    docs, locale = _tree(tmp_path, hostile=False)
+    html = tmp_path / "html"
+    _build(docs, locale, html)
+    progress = html / "translation" / "progress.html"
+    written, translated = progress.stat().st_mtime_ns, _translated_in_progress(html)
+    catalog = locale / "ko" / "LC_MESSAGES" / "page.po"
+    _set_msgstr(catalog, "Paragraph 1 of page.", "고쳐 쓴 문단입니다.")
+    _build(docs, locale, html)
+    assert "고쳐 쓴 문단입니다." in (html / "page.html").read_text(encoding="utf-8")
+    assert progress.stat().st_mtime_ns == written
+    _set_msgstr(catalog, "Paragraph 1 of page.", "")
+    _build(docs, locale, html)
+    assert progress.stat().st_mtime_ns != written
+    assert _translated_in_progress(html) == translated - 1
 
 
 def test_an_audit_kept_for_a_page_is_not_used_once_the_page_changed(built, tmp_path):

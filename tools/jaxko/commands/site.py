@@ -38,7 +38,10 @@ def register(sub) -> None:
                    help="assignments YAML (default <locale-dir>/ko/assignments.yaml)")
     b.add_argument("--no-notebooks", action="store_true",
                    help="do not rebuild the Korean notebooks offered for download first")
-    b.add_argument("--jobs", "-j", default="1", help="Sphinx worker processes (default 1)")
+    b.add_argument("--jobs", "-j", default=None,
+                   help="Sphinx worker processes, a number or auto (default: auto for a "
+                        "first build, which reads every page; 1 for a rebuild, which reads "
+                        "a few and where starting workers costs more than they save)")
     b.add_argument("--strict", action="store_true",
                    help="exit 1 on i18n warnings, warnings not on the accepted list, "
                         "audit findings, or translations the security gate kept off the site")

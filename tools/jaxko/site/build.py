@@ -272,14 +272,16 @@ def write_notebook_runs(report, path: Path) -> Path:
 def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative",
           root: Path | None = None, srcdir: Path | None = None, outdir: Path | None = None,
           locale_dir: Path | None = None, glossary: Path | None = None,
-          assignments: Path | None = None, jobs: str = "1", notebooks: bool = False,
+          assignments: Path | None = None, jobs: str | None = "1", notebooks: bool = False,
           overrides: dict[str, str] | None = None, progress: bool = False,
           strict: bool = False) -> SiteResult:
     """Build the site into ``outdir`` (default ``_build/html``; ``_build/html-en`` for en).
 
     ``progress``: show the stages on stderr (Korean notebooks, their execution, Sphinx).
     ``strict``: a translation the security gate refuses stops the build before Sphinx
-    (or any notebook) reads anything; the result says so (``stopped``)."""
+    (or any notebook) reads anything; the result says so (``stopped``).
+    ``jobs``: Sphinx's ``-j``; None picks ``auto`` when there is no environment of an
+    earlier build (every page is read) and ``1`` when there is (a rebuild)."""
     shown = Progress(progress)
     root = root or paths.repo_root()
     default_out = "html" if language == "ko" else f"html-{language}"
@@ -344,6 +346,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
     mode = "korean" if korean_outputs else ("cache" if execute else "off")
     env = sphinx_env(scope, mode, srcdir)
+    if jobs is None:
+        jobs = "1" if (state.doctrees / "environment.pickle").is_file() else "auto"
     start = shown.start("Sphinx")
     with shown.sphinx(env) as counts:
         status, warnings = run_sphinx("html", srcdir, outdir, confdir=root, env=env,

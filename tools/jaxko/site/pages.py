@@ -4,8 +4,10 @@ Sphinx reads documents from files, so an HTML build writes two stub pages into t
 source tree (``translation/glossary.rst``, ``translation/progress.rst``; the staged
 upstream under ``_build`` is a build tree) and adds them to the root document's
 navigation with a hidden toctree. Each stub holds one directive that builds the page
-at read time from the data, and records the data files as dependencies, so editing
-``glossary/ko.yaml`` or one catalog re-renders the page in an incremental build.
+at read time from the data. The glossary page records its YAML as a dependency; the
+progress page is read again when what it shows changed (:func:`progress_signature`), so
+an incremental build re-renders it after an edit that moves a count, and not after one
+that only rewords a message.
 Other builders (gettext) remove the stubs: they are never extracted for translation.
 
 The chart is an inline SVG built here (no plotting library, text in the page's
@@ -26,7 +28,7 @@ from jaxko.catalogs import write_text_atomic
 from jaxko.site.status import is_translated_html, review_credits
 from jaxko import glossary
 from jaxko.errors import UserError
-from jaxko.workflow import review as review_mod
+from jaxko.memo import digest_bytes
 from jaxko.workflow.poscan import Counts
 from jaxko.workflow.review import Level, ReviewCounts
 from jaxko.workflow.sections import all_sections
@@ -255,17 +257,8 @@ class ProgressDirective(Directive):
         stats = {name: item for name, item in getattr(app, "_jaxko_stats", {}).items()
                  if name in env.found_docs}
 
-        reviews = review_mod.reviews_dir(Path(app.srcdir) / (app.config.locale_dirs or
-                                                             ["locales"])[0],
-                                         app.config.language)
-        for item in stats.values():
-            env.note_dependency(str(item.document.catalog))
-            records = review_mod.records_path(reviews, item.docname)
-            if records.is_file():
-                env.note_dependency(str(records))
-        assignments = app.config.jaxko_assignments_path
-        if assignments:
-            env.note_dependency(assignments)
+        # No file dependencies: the page is read again when what it shows changed
+        # (progress_signature), not on every edit of any catalog.
         out: list[nodes.Node] = [_para(PAGES["progress"][2])]
         if not stats:
             return out + [_para("번역 카탈로그가 없습니다.")]
@@ -344,6 +337,29 @@ class ProgressDirective(Directive):
         return _para(ref)
 
 
+def progress_signature(app, env) -> str:
+    """A digest of everything the progress page draws from (each page's stats, section,
+    counts, review counts and credits, assignment): an edit that changes none of it, such
+    as rewording one msgstr, leaves the page and the pages that list it unwritten."""
+    stats = getattr(app, "_jaxko_stats", {})
+    shown = sorted((name, item.section.key, repr(item.counts), repr(item.review),
+                    item.translators, tuple(review_credits(item)))
+                   for name, item in stats.items() if name in env.found_docs)
+    return digest_bytes(repr(shown).encode("utf-8"))
+
+
+def _progress_outdated(app, env, added, changed, removed) -> list[str]:
+    docname = f"{FOLDER}/progress"
+    if docname not in env.found_docs or docname in added or docname in changed:
+        return []
+    kept = getattr(env, "jaxko_progress_signature", None)
+    return [docname] if kept != progress_signature(app, env) else []
+
+
+def _remember_progress(app, env) -> None:
+    env.jaxko_progress_signature = progress_signature(app, env)
+
+
 def _glossary_script(app, pagename, templatename, context, doctree) -> None:
     if pagename == f"{FOLDER}/glossary" and is_translated_html(app) and app.config.jaxko_site_pages:
         app.add_js_file(GLOSSARY_SCRIPT, defer="defer")
@@ -365,4 +381,6 @@ def setup(app):
     app.add_directive("jaxko-progress", ProgressDirective)
     app.connect("builder-inited", _builder_inited)
     app.connect("source-read", _source_read)
+    app.connect("env-get-outdated", _progress_outdated)
+    app.connect("env-updated", _remember_progress)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
