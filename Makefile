@@ -10,7 +10,7 @@ MERMAID := $(VENV)/.mermaid-stamp
 export PATH := $(abspath $(BIN)):$(PATH)
 export JAX_PLATFORMS ?= cpu
 
-.PHONY: help setup system-deps upstream gettext update-po html check notebooks test bench clean
+.PHONY: help setup system-deps upstream gettext update-po html watch check notebooks test bench clean
 .PHONY: review-html
 
 help:  ## list the targets
@@ -45,6 +45,9 @@ update-po: gettext  ## update locale/ko catalogs from the .pot files (lossless)
 
 html: upstream  ## build the Korean site into _build/html
 	$(JAXKO) site build
+
+watch: upstream  ## build the Korean site (stored notebook outputs), then again after each saved edit of locale/ or the glossary
+	$(JAXKO) site watch --no-execute
 
 check: upstream  ## static checks on locale/ko, then a Korean build failing on i18n warnings
 	$(JAXKO) check locale/ko

@@ -395,6 +395,8 @@ def test_cli_reports_bad_input_in_one_line(tmp_path):
 def test_cli_help():
     proc = run_jaxko("site", "build", "--help")
     assert proc.returncode == 0 and "--no-execute" in proc.stdout
+    proc = run_jaxko("site", "watch", "--help")
+    assert proc.returncode == 0 and "--no-execute" in proc.stdout and "--builds" in proc.stdout
 
 
 def test_changed_credits_reach_the_page_in_an_incremental_build(tmp_path):

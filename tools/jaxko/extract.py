@@ -64,15 +64,19 @@ def doctrees_dir(outdir: Path) -> Path:
 
 
 def run_sphinx(builder: str, srcdir: Path, outdir: Path, *, confdir: Path, env: dict,
-               extra: list[str] | None = None, jobs: str = "1") -> tuple[int, list[str]]:
-    """Run sphinx-build in a subprocess; returns (status, warning lines)."""
+               extra: list[str] | None = None, jobs: str = "1",
+               run=subprocess.run) -> tuple[int, list[str]]:
+    """Run sphinx-build in a subprocess; returns (status, warning lines).
+
+    ``run``: what starts the command, :func:`subprocess.run` or a callable with its
+    signature (:class:`jaxko.site.watch.WarmSphinx`)."""
     warnings_file = outdir.parent / f".{outdir.name}-warnings.txt"
     outdir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "sphinx", "-b", builder, "-c", str(confdir),
            "-d", str(doctrees_dir(outdir)), "-q", "-j", jobs,
            "-w", str(warnings_file), *(extra or []), str(srcdir), str(outdir)]
     # Warnings are read from the -w file; stderr is shown only when the build fails.
-    proc = subprocess.run(cmd, env=env, stderr=subprocess.PIPE, text=True)
+    proc = run(cmd, env=env, stderr=subprocess.PIPE, text=True)
     if proc.returncode != 0:
         sys.stderr.write("\n".join(proc.stderr.splitlines()[-30:]) + "\n")
     warnings = []

@@ -1,17 +1,21 @@
-"""``jaxko site build`` (the Korean docs site into _build/html, make html) and
-``jaxko site audit`` (every translated message shows on its page)."""
+"""``jaxko site build`` (the Korean docs site into _build/html, make html), ``jaxko site
+watch`` (the same build again after every edit) and ``jaxko site audit`` (every
+translated message shows on its page)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import argparse
 import json
+import os
+import sys
+from pathlib import Path
 
 from jaxko import paths
 from jaxko.errors import UserError
 from jaxko.site import audit as site_audit
 from jaxko.site.state import BuildState
 from jaxko.site import build as site_build
+from jaxko.site import watch as site_watch
 
 
 def register(sub) -> None:
@@ -24,7 +28,42 @@ def register(sub) -> None:
                     "locale/ (no network). Notebook pages show the outputs of the Korean "
                     "notebooks, executed by `jaxko notebooks verify` (only those whose code "
                     "changed). Then the applied-translation audit (`jaxko site audit`) runs "
-                    "and prints its summary. Progress goes to stderr.")
+                    "and prints its summary. Progress goes to stderr.",
+        parents=[_build_options()])
+    b.set_defaults(func=run_build)
+    w = actions.add_parser(
+        "watch", parents=[_build_options()],
+        help="build the site, then again whenever a catalog, review record, assignment "
+             "or the glossary changes",
+        description="Build the site as `jaxko site build` does, then watch the locale "
+                    "folder and the glossary and build again after every change, printing "
+                    "the same summary each time. Sphinx runs in forks of one warm process, "
+                    "so a rebuild does not pay for importing Sphinx and its extensions "
+                    "again. A broken input is reported and the watcher waits for the fix. "
+                    "Ctrl-C stops.")
+    w.add_argument("--builds", type=int, default=None, metavar="N",
+                   help="stop after N builds (default: run until Ctrl-C)")
+    w.set_defaults(func=run_watch)
+    a = actions.add_parser(
+        "audit", help="check that every translated message shows on its page",
+        description="After a build: every translated, non-fuzzy message of each page's "
+                    "catalog must be visible in the page, and a page whose catalog is complete "
+                    "must have no English-only heading, paragraph, list item or table cell. "
+                    "Each miss is reported as catalog:line, msgid and why. Exit 1 on any.")
+    a.add_argument("outdir", nargs="?", type=Path, default=None,
+                   help="built site (default _build/html)")
+    a.add_argument("--locale-dir", type=Path, help="catalogs (default locale/)")
+    a.add_argument("--srcdir", type=Path,
+                   help="docs tree, to tell reST pages from MyST (default _build/upstream/docs)")
+    a.add_argument("--language", "-l", default="ko")
+    a.add_argument("--format", choices=("text", "json"), default="text")
+    a.set_defaults(func=run_audit)
+    parser.set_defaults(func=lambda args: parser.print_help() or 2)
+
+
+def _build_options() -> argparse.ArgumentParser:
+    """The options `site build` and `site watch` share."""
+    b = argparse.ArgumentParser(add_help=False)
     b.add_argument("--no-execute", action="store_true",
                    help="render stored notebook outputs only (fast; for development)")
     b.add_argument("--language", "-l", default="ko",
@@ -45,31 +84,16 @@ def register(sub) -> None:
     b.add_argument("--strict", action="store_true",
                    help="exit 1 on i18n warnings, warnings not on the accepted list, "
                         "audit findings, or translations the security gate kept off the site")
-    b.set_defaults(func=run_build)
-    a = actions.add_parser(
-        "audit", help="check that every translated message shows on its page",
-        description="After a build: every translated, non-fuzzy message of each page's "
-                    "catalog must be visible in the page, and a page whose catalog is complete "
-                    "must have no English-only heading, paragraph, list item or table cell. "
-                    "Each miss is reported as catalog:line, msgid and why. Exit 1 on any.")
-    a.add_argument("outdir", nargs="?", type=Path, default=None,
-                   help="built site (default _build/html)")
-    a.add_argument("--locale-dir", type=Path, help="catalogs (default locale/)")
-    a.add_argument("--srcdir", type=Path,
-                   help="docs tree, to tell reST pages from MyST (default _build/upstream/docs)")
-    a.add_argument("--language", "-l", default="ko")
-    a.add_argument("--format", choices=("text", "json"), default="text")
-    a.set_defaults(func=run_audit)
-    parser.set_defaults(func=lambda args: parser.print_help() or 2)
+    return b
 
 
-def run_build(args) -> int:
+def run_build(args, sphinx=None) -> int:
     result = site_build.build(execute=not args.no_execute, language=args.language,
                               scope=args.scope, srcdir=args.srcdir, outdir=args.outdir,
                               locale_dir=args.locale_dir, glossary=args.glossary,
                               assignments=args.assignments, jobs=args.jobs,
                               notebooks=not args.no_notebooks, progress=True,
-                              strict=args.strict)
+                              strict=args.strict, sphinx=sphinx)
     if result.stopped:
         for blocked in result.blocked:
             print(f"blocked: {blocked.format()}")
@@ -102,6 +126,25 @@ def run_build(args) -> int:
             print(f"  {finding.format()}")
     failed = bool(unexpected or i18n or result.blocked or (audited and audited.findings))
     return 1 if args.strict and failed else 0
+
+
+def run_watch(args) -> int:
+    # Sphinx runs in forks of this process, not in a process of its own: start over
+    # with the hash seed a sphinx-build process gets (jaxko.extract.sphinx_env), so
+    # the pages are the bytes `jaxko site build` writes.
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable, "-m", "jaxko", *sys.argv[1:]],
+                  {**os.environ, "PYTHONHASHSEED": "0"})
+    locale_dir = (args.locale_dir or paths.locale_dir()).resolve()
+    glossary = (args.glossary or paths.repo_root() / "glossary" / "ko.yaml").resolve()
+    inputs = [locale_dir, glossary] + ([args.assignments.resolve()] if args.assignments else [])
+
+    def build_once(sphinx) -> None:
+        run_build(args, sphinx=sphinx)
+        sys.stdout.flush()
+
+    return site_watch.watch(build_once, inputs, builds=args.builds,
+                            say=lambda line: print(line, flush=True))
 
 
 def run_audit(args) -> int:

@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import threading
@@ -274,14 +275,16 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
           locale_dir: Path | None = None, glossary: Path | None = None,
           assignments: Path | None = None, jobs: str | None = "1", notebooks: bool = False,
           overrides: dict[str, str] | None = None, progress: bool = False,
-          strict: bool = False) -> SiteResult:
+          strict: bool = False, sphinx=None) -> SiteResult:
     """Build the site into ``outdir`` (default ``_build/html``; ``_build/html-en`` for en).
 
     ``progress``: show the stages on stderr (Korean notebooks, their execution, Sphinx).
     ``strict``: a translation the security gate refuses stops the build before Sphinx
     (or any notebook) reads anything; the result says so (``stopped``).
     ``jobs``: Sphinx's ``-j``; None picks ``auto`` when there is no environment of an
-    earlier build (every page is read) and ``1`` when there is (a rebuild)."""
+    earlier build (every page is read) and ``1`` when there is (a rebuild).
+    ``sphinx``: what runs sphinx-build (default a new process; ``jaxko site watch``
+    passes a :class:`jaxko.site.watch.WarmSphinx`)."""
     shown = Progress(progress)
     root = root or paths.repo_root()
     default_out = "html" if language == "ko" else f"html-{language}"
@@ -351,7 +354,7 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     start = shown.start("Sphinx")
     with shown.sphinx(env) as counts:
         status, warnings = run_sphinx("html", srcdir, outdir, confdir=root, env=env,
-                                      extra=extra, jobs=jobs)
+                                      extra=extra, jobs=jobs, run=sphinx or subprocess.run)
     seconds = time.perf_counter() - start
     shown.done("Sphinx", start, f"{counts['doc']} documents read, {counts['page']} pages written")
     if status != 0:
