@@ -18,7 +18,6 @@ Environment switches (set by ``jaxko``; defaults suit a plain sphinx-build):
 from __future__ import annotations
 
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -85,8 +84,11 @@ _SRCDIR = Path(os.environ.get("JAXKO_SRCDIR", ROOT / "_build" / "upstream" / "do
 # no staged page does, and importing matplotlib is a fixed cost of every build. A page
 # that starts using it loads it again (a missed use would be an "Unknown directive type"
 # error, which `jaxko site build --strict` stops on).
-_PLOT = re.compile(rb"\.\.[ \t]+plot::|\{plot\}")
-if SCOPE == "full" or any(_PLOT.search(path.read_bytes()) for path in _SRCDIR.rglob("*")
+def _uses_plot(data: bytes) -> bool:
+    return b"plot::" in data or b"{plot}" in data  # reST `.. plot::`, MyST ```{plot}
+
+
+if SCOPE == "full" or any(_uses_plot(path.read_bytes()) for path in _SRCDIR.rglob("*")
                           if path.suffix in (".rst", ".md", ".ipynb", ".txt", ".inc")
                           and path.is_file()):
     extensions.append("matplotlib.sphinxext.plot_directive")

@@ -96,6 +96,22 @@ def test_a_review_record_changed_after_a_build_shows_on_the_banner(built, tmp_pa
     assert "Test AI" in (html / "page.html").read_text(encoding="utf-8")
 
 
+def test_compiled_templates_are_kept_and_write_the_same_pages(built, tmp_path):
+    """The theme's templates compiled by one build serve the next (Jinja's bytecode
+    cache in the state folder), and the pages are the bytes a build without it writes."""
+    tmp, docs, locale = built
+    kept = BuildState(tmp / "html").folder / "templates"
+    assert len(list(kept.glob("*.cache"))) > 10
+    warm = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "warm",
+                            locale_dir=locale, overrides={"jaxko_template_cache": str(kept)})
+    cold = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "cold",
+                            locale_dir=locale, overrides={"jaxko_template_cache": ""})
+    pages = sorted(p.relative_to(warm.outdir) for p in warm.outdir.rglob("*.html"))
+    assert len(pages) >= 5
+    assert [p for p in pages if (warm.outdir / p).read_bytes() != (cold.outdir / p).read_bytes()] == []
+    assert not (BuildState(tmp_path / "cold").folder / "templates").exists()
+
+
 def _translated_in_progress(html: Path) -> int:
     text = (html / "translation" / "progress.html").read_text(encoding="utf-8")
     return int(re.search(r"메시지 \d+개 중 (\d+)개 번역", text).group(1))

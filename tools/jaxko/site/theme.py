@@ -24,6 +24,7 @@ incremental build (the footer is on all of them).
 from __future__ import annotations
 
 import gettext
+import os
 
 from sphinx import locale
 
@@ -77,8 +78,25 @@ def _builder_inited(app) -> None:
     install(value or {})
 
 
+def _template_cache(app) -> None:
+    """Compiled templates kept between builds (``jaxko_template_cache``, a folder in the
+    build's state, jaxko.site.state): Jinja compiles the theme's templates anew in every
+    Sphinx process otherwise. Jinja keys each one by its name and checks the checksum of
+    its source, so an edited template is compiled again."""
+    folder = app.config.jaxko_template_cache
+    environment = getattr(getattr(app.builder, "templates", None), "environment", None)
+    if folder and environment is not None:
+        from jinja2 import FileSystemBytecodeCache
+
+        os.makedirs(folder, exist_ok=True)
+        environment.bytecode_cache = FileSystemBytecodeCache(folder)
+
+
 def setup(app):
     app.add_config_value("jaxko_theme_messages", _default_messages, "html",
                          types=[dict, bool])
+    # "" compiles every template in every build (a plain sphinx-build).
+    app.add_config_value("jaxko_template_cache", "", "", types=[str])
     app.connect("builder-inited", _builder_inited)
+    app.connect("builder-inited", _template_cache)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

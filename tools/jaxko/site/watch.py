@@ -184,7 +184,7 @@ def watch(build_once: Callable[[WarmSphinx], None], inputs: list[Path], *,
             # An editor may save in steps: build once the files stop changing.
             settled = _stamp(inputs)
             while True:
-                time.sleep(min(interval, 0.2))
+                time.sleep(min(interval, 0.1))
                 now = _stamp(inputs)
                 if now == settled:
                     break

@@ -128,7 +128,7 @@ def parse(path: Path, documents: dict[str, Document] | None = None) -> tuple[Tab
     except OSError as err:
         return table, [Problem(path, None, f"cannot read: {err.strerror}")]
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         reason = getattr(err, "problem", None) or "invalid YAML"
