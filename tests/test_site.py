@@ -484,3 +484,35 @@ def test_a_failed_build_leaves_no_static_file_behind(tmp_path):
     result = site_build.build(execute=False, srcdir=docs, outdir=outdir,
                               locale_dir=SITE / "locale", overrides={"jaxko_search_morphology": "0"})
     assert (result.outdir / "_static" / "jax_logo_250px.png").is_file()
+
+
+READ_PAGE_CASES = {
+    "nav and code": ('<nav class="bd-links bd-docs-nav" aria-label="Main"><div><ul><li>'
+                     '<a href="a.html">배열 &amp; 함수</a></li></ul></div></nav><article>'
+                     '<ul><li><p>목록</p><div class="highlight"><pre><span class="n">x</span>'
+                     '<span class="o">&lt;</span>1</pre></div></li></ul><p>끝</p></article>'),
+    "an image in the navigation": ('<nav class="bd-links bd-docs-nav"><ul><li><img alt="로고">'
+                                   '</li></ul></nav><article><p>본문</p></article>'),
+    "a script holding <pre>": ('<script>var s = "<pre>x</pre>";</script><article><p>본문</p>'
+                               '<pre><span>y</span></pre></article>'),
+    "an unbalanced div": ('<nav class="bd-links bd-docs-nav"><div><ul><li>a</li></ul></nav>'
+                          '<article><p>본문</p></article>'),
+    "code in a hidden template": '<template><pre><span>숨김</span></pre></template><p>보임</p>',
+}
+
+
+@pytest.mark.parametrize("name", READ_PAGE_CASES)
+def test_the_audit_reads_plain_regions_as_the_parser_would(name):
+    """Navigation and highlighted code are read as one piece of text each; a region
+    holding anything else the parser acts on is read tag by tag."""
+    from jaxko.site.audit import _PageText, read_page
+
+    html_text = READ_PAGE_CASES[name]
+    slow = _PageText()
+    slow.feed(html_text)
+    slow.close()
+    fast = read_page(html_text)
+    assert "".join(fast.chunks) == "".join(slow.chunks)
+    assert fast.prose == slow.prose
+    assert ("로고" in "".join(fast.chunks)) == (name == "an image in the navigation")
+    assert "숨김" not in "".join(fast.chunks)

@@ -329,3 +329,27 @@ def test_index_shows_its_title_once(served, page):
       return same.filter(e => !same.some(o => o !== e && e.contains(o))).map(e => e.tagName);
     }""", title)
     assert shown == ["H1"], shown
+
+
+def _tag_by_tag(text: str):
+    from jaxko.site.audit import _PageText
+
+    parser = _PageText()
+    parser.feed(text)
+    parser.close()
+    return parser
+
+
+def test_the_audit_reads_every_page_as_it_would_tag_by_tag(real_site):
+    """The audit takes the navigation and highlighted code as one piece of text each
+    (jaxko.site.audit.read_page): on every page of the real site, the text and the
+    prose elements are those of reading the whole page tag by tag."""
+    from jaxko.site.audit import read_page
+
+    pages = sorted(real_site.rglob("*.html"))
+    assert len(pages) > 100
+    for path in pages:
+        text = path.read_text(encoding="utf-8")
+        fast, slow = read_page(text), _tag_by_tag(text)
+        assert "".join(fast.chunks) == "".join(slow.chunks), path
+        assert fast.prose == slow.prose, path
