@@ -18,7 +18,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "tools" / "jaxko"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "paths", "korean", "codetokens", "scope"),  # facts
+    ("errors", "paths", "korean", "codetokens", "scope", "forked"),  # facts
     ("poverdict", "glossary", "catalogs", "memo"),  # one reader per format; kept results
     ("upstream", "extract", "update"),  # the pipeline's stages
     ("check",),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from jaxko.errors import UserError
@@ -43,8 +42,7 @@ def run(args) -> int:
         if section is None:
             raise UserError(f"unknown section {args.section!r}; use one of "
                             + ", ".join(s.key for s in sections.all_sections()))
-    items = stats.collect(args.locale_dir, args.language, assignments_path=args.assignments,
-                          progress=sys.stderr.isatty())
+    items = stats.collect(args.locale_dir, args.language, assignments_path=args.assignments)
     docnames = None
     if args.documents:
         by_name = {item.docname: item.document for item in items}

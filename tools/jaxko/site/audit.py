@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import html
 import html.parser
-import multiprocessing
-import os
 import re
-import threading
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from jaxko import catalogs
+from jaxko.forked import fork_map
 from jaxko.memo import Memo, file_digest
 from jaxko.site.translated_markup import escape_markdown, escape_rest
 
@@ -314,25 +312,10 @@ def _audit_one(task) -> AuditResult:
     return one
 
 
-def _single_threaded() -> bool:
-    """Whether this process runs one thread, native ones included: a fork copies only
-    the caller, so a lock another thread holds would stay held in the child."""
-    try:
-        return len(os.listdir("/proc/self/task")) == 1
-    except OSError:
-        return threading.active_count() == 1
-
-
 def _audit_pages(todo: list[tuple[Path, Path, str]], srcdir: Path | None) -> list[AuditResult]:
-    """Each page's result, in order; in forked workers when there are several pages
-    and this process runs no other thread."""
-    tasks = [(page, catalog_path, doc, srcdir) for page, catalog_path, doc in todo]
-    workers = min(os.cpu_count() or 1, len(tasks))
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods() \
-            or not _single_threaded():
-        return [_audit_one(task) for task in tasks]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return pool.map(_audit_one, tasks, chunksize=4)
+    """Each page's result, in order (in forked workers where that is safe)."""
+    return fork_map(_audit_one, [(page, catalog_path, doc, srcdir)
+                                 for page, catalog_path, doc in todo])
 
 
 def _page_result(raw) -> AuditResult | None:

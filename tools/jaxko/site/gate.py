@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxko import catalogs
+from jaxko.forked import fork_map
 from jaxko.check.message import MessageKey
 from jaxko.errors import UserError
 from jaxko.check import runner
@@ -93,6 +94,24 @@ def _resolved(key: MessageKey) -> MessageKey:
     return key._replace(catalog=str(Path(key.catalog).resolve()))
 
 
+def _write_gated(task: tuple[str, Path, Path, frozenset]) -> str:
+    """One catalog's gated copy, written; the SHA-256 of what was written."""
+    _key, path, out, refused = task
+    name = str(path.resolve())
+    # One reading: Sphinx gets the catalog as the verdict and polib read it, written
+    # anew (what a reader the checker never saw could find in the original is gone).
+    catalog = catalogs.load(path)
+    for entry in catalog:
+        if entry.obsolete:
+            continue
+        if MessageKey(name, entry.msgctxt, entry.msgid) in refused:
+            entry.msgstr = ""
+            entry.msgstr_plural = {k: "" for k in entry.msgstr_plural}
+    rendered = catalogs.render(catalog)
+    catalogs.write_text_atomic(out, rendered)
+    return digest_bytes(rendered.encode("utf-8"))
+
+
 def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
                   srcdir: Path | None = None, state: Path | None = None) -> GateResult:
     """Copy ``locale_dir`` to ``gated_root`` without the refused msgstrs.
@@ -110,6 +129,7 @@ def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
     # is not read and rendered again, unless its copy is not what was written.
     copies = Memo(state / "copies.json" if state is not None else None, "gated copies")
     wanted: set[Path] = set()
+    todo: list[tuple[str, Path, Path, frozenset]] = []
     for path in sorted(p for p in source.rglob("*.po") if p.is_file()):
         rel = path.relative_to(source)
         out = target / rel
@@ -121,18 +141,10 @@ def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
         written = copies.get(key)
         if written is not None and written == file_digest(out):
             continue
-        # One reading: Sphinx gets the catalog as the verdict and polib read it, written
-        # anew (what a reader the checker never saw could find in the original is gone).
-        catalog = catalogs.load(path)
-        for entry in catalog:
-            if entry.obsolete:
-                continue
-            if MessageKey(name, entry.msgctxt, entry.msgid) in refused:
-                entry.msgstr = ""
-                entry.msgstr_plural = {k: "" for k in entry.msgstr_plural}
-        rendered = catalogs.render(catalog)
-        catalogs.write_text_atomic(out, rendered)
-        copies.put(key, digest_bytes(rendered.encode("utf-8")))
+        todo.append((key, path, out, frozenset(k for k in refused if k.catalog == name)))
+    # In forked workers where that is safe (jaxko.forked): each catalog is its own work.
+    for (key, *_), digest in zip(todo, fork_map(_write_gated, todo)):
+        copies.put(key, digest)
     copies.save()
     if target.is_dir():  # catalogs removed from locale/ leave the gated copy too
         for stale in [p for p in target.rglob("*") if p.is_file() and p.with_suffix(".po") not in wanted]:

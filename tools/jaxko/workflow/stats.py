@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from jaxko import paths
+from jaxko.forked import fork_map
 from jaxko.catalogs import write_text_atomic
 from jaxko.memo import Memo, file_digest
 from jaxko.workflow import assignments as assignments_mod
@@ -137,7 +138,7 @@ def _pct(part: int, whole: int) -> float:
 
 
 def collect(locale_dir: Path | None = None, language: str = "ko", *,
-            assignments_path: Path | None = None, progress: bool = False,
+            assignments_path: Path | None = None,
             cache: Path | None = None) -> list[DocumentStats]:
     """Every document's stats, in section order then docname.
 
@@ -149,22 +150,22 @@ def collect(locale_dir: Path | None = None, language: str = "ko", *,
     staged = staged_or_none()
     reviews = review_mod.reviews_dir(locale_dir, language)
     memo = Memo(cache, "stats")
-    items = found
-    if progress:
-        from tqdm import tqdm
-        items = tqdm(found, desc="catalogs", unit="file", leave=False)
-    read: list[tuple[Document, _Known]] = []
-    for catalog in items:
+    found_known: list[tuple[str, Path, str, _Known | None]] = []
+    for catalog in found:
         docname = docname_of(catalog, catalogs_dir)
         records = review_mod.records_path(reviews, docname)
         # Keyed by the bytes of the document's files; a file that does not read is
         # never kept, so its error comes again on every run.
         key = f"{file_digest(catalog)} {file_digest(records)}" if memo.enabled else ""
-        known = _Known.from_json(memo.get(key))
+        found_known.append((docname, catalog, key, _Known.from_json(memo.get(key))))
+    # Documents not kept are read in forked workers where that is safe (jaxko.forked).
+    fresh = iter(fork_map(_read_document, [(catalog, review_mod.records_path(reviews, docname))
+                                           for docname, catalog, _key, known in found_known
+                                           if known is None]))
+    read: list[tuple[Document, _Known]] = []
+    for docname, catalog, key, known in found_known:
         if known is None:
-            scanned = poscan.scan(catalog)
-            known = _Known(scanned.sources, scanned.counts,
-                           _review_of(catalog, scanned.counts, records))
+            known = next(fresh)
             memo.put(key, known.as_json())
         read.append((Document(docname, source_of(docname, known.sources, staged), catalog), known))
     memo.save()
@@ -176,6 +177,13 @@ def collect(locale_dir: Path | None = None, language: str = "ko", *,
               for doc, known in read]
     result.sort(key=lambda d: (sections.order_of(d.section), d.docname))
     return result
+
+
+def _read_document(task: tuple[Path, Path]) -> "_Known":
+    """One document's catalog counts and review, read from its files."""
+    catalog, records = task
+    scanned = poscan.scan(catalog)
+    return _Known(scanned.sources, scanned.counts, _review_of(catalog, scanned.counts, records))
 
 
 def _review_of(catalog: Path, counts: Counts, records_path: Path) -> review_mod.ReviewCounts:
