@@ -338,9 +338,10 @@ class ProgressDirective(Directive):
 
 
 def progress_signature(app, env) -> str:
-    """A digest of everything the progress page draws from (each page's stats, section,
-    counts, review counts and credits, assignment): an edit that changes none of it, such
-    as rewording one msgstr, leaves the page and the pages that list it unwritten."""
+    """A digest of everything the progress page draws from (each page's section, counts,
+    review counts and credits, translators): an edit that changes none of it, such as
+    rewording a message nobody has reviewed, leaves the page and the pages that list it
+    unwritten."""
     stats = getattr(app, "_jaxko_stats", {})
     shown = sorted((name, item.section.key, repr(item.counts), repr(item.review),
                     item.translators, tuple(review_credits(item)))
