@@ -192,7 +192,7 @@ def _watched_rebuilds(ko: Path, locale: Path, edits: int) -> list[float]:
     return seconds
 
 
-def bench_rebuild(locale: Path, edits: int = 4) -> list[str]:
+def bench_rebuild(locale: Path, edits: int = 5) -> list[str]:
     """A no-change rebuild, then ``edits`` one-msgstr edits rebuilt by the command, then
     as many rebuilt by ``jaxko site watch``, on the same built folder."""
     ko = BENCH / "html-ko"
