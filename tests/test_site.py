@@ -308,6 +308,8 @@ def test_kiwi_nouns_of_a_batch_are_those_of_each_text():
     assert len(texts) > 50
     kiwi = KoreanMorphology()
     assert kiwi.nouns_of_many(texts) == {t: kiwi.nouns(t) for t in texts}
+    # Without threads (a parallel Sphinx build), the same nouns.
+    assert KoreanMorphology(workers=None).nouns_of_many(texts) == kiwi.nouns_of_many(texts)
 
 
 def test_a_page_of_known_texts_does_not_load_kiwi(tmp_path, monkeypatch):
@@ -320,7 +322,7 @@ def test_a_page_of_known_texts_does_not_load_kiwi(tmp_path, monkeypatch):
     monkeypatch.setitem(search._SETTINGS, "cache", cache)
     monkeypatch.setitem(search._SETTINGS, "morphology", True)
     loaded = []
-    monkeypatch.setattr(search, "_morphology", lambda glossary: loaded.append(1))
+    monkeypatch.setattr(search, "_morphology", lambda glossary, workers: loaded.append(1))
     language = search.SearchKorean({})
     language.prepare(["배열 함수", "jit", ""])
     assert loaded == []

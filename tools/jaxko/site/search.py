@@ -216,17 +216,19 @@ KIWI_OPTIONS = {"load_typo_dict": False, "load_multi_dict": False}
 class KoreanMorphology:
     """Nouns of Korean text by Kiwi, with the glossary's renderings as known words."""
 
-    # Kiwi analyses a batch of texts on this many threads (the build itself is one
-    # process, so the other core is otherwise idle); one text at a time it uses one.
-    WORKERS = 2
-
-    def __init__(self, user_words: Iterable[str] = ()):
+    def __init__(self, user_words: Iterable[str] = (), workers: int | None = 2):
+        """``workers``: threads Kiwi spreads a batch of texts over; None for none (each
+        text is analysed in the calling thread). Two for a serial Sphinx build, whose
+        other core is otherwise idle; none for a parallel one (:func:`_register`), whose
+        writer processes are forked from the process that holds Kiwi and keep the other
+        core busy."""
+        self.workers = workers
         from kiwipiepy import Kiwi  # imported here: a second of model loading
 
         # Without the typo and multi-word dictionaries: the model loads in half the time
         # (every build with new Korean text loads it), and the nouns of all of the
         # site's text came out the same without them.
-        self.kiwi = Kiwi(num_workers=self.WORKERS, **KIWI_OPTIONS)
+        self.kiwi = Kiwi(num_workers=workers, **KIWI_OPTIONS)
         for word in sorted(set(user_words)):
             if HANGUL.search(word) and " " not in word:
                 self.kiwi.add_user_word(word, "NNG", 0.0)
@@ -237,8 +239,11 @@ class KoreanMorphology:
 
     def nouns_of_many(self, texts: list[str]) -> dict[str, list[str]]:
         """The nouns of each text, analysed as one batch (the same as :meth:`nouns` of
-        each: Kiwi's batch mode only spreads the texts over its threads)."""
+        each: Kiwi's batch mode only spreads the texts over its threads; without
+        threads, one text after another)."""
         unique = list(dict.fromkeys(texts))
+        if self.workers is None:
+            return {text: self.nouns(text) for text in unique}
         return {text: _nouns(tokens) for text, tokens in zip(unique, self.kiwi.tokenize(unique))}
 
     def _analyse(self, text: str) -> list[str]:
@@ -275,7 +280,7 @@ def korean_runs(text: str) -> str:
 
 # What the HTML build asked for (set at config-inited, read when the index is built,
 # which happens in the main process even in parallel builds).
-_SETTINGS: dict = {"morphology": True, "glossary": None, "cache": None}
+_SETTINGS: dict = {"morphology": True, "glossary": None, "cache": None, "workers": 2}
 
 
 class NounCache:
@@ -321,9 +326,9 @@ def _signature(glossary: str | None) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _morphology(glossary: str | None) -> KoreanMorphology | None:
+def _morphology(glossary: str | None, workers: int | None) -> KoreanMorphology | None:
     try:
-        return KoreanMorphology(glossary_words(Path(glossary)) if glossary else ())
+        return KoreanMorphology(glossary_words(Path(glossary)) if glossary else (), workers)
     except ImportError:
         logger.warning("kiwipiepy is not installed: Korean search indexes by particle rules "
                        "only (pip install kiwipiepy)", type="jaxko", subtype="search")
@@ -346,7 +351,7 @@ class SearchKorean(SearchLanguage):
     @property
     def morphology(self) -> KoreanMorphology | None:
         if self._morphology is False:
-            self._morphology = (_morphology(_SETTINGS["glossary"])
+            self._morphology = (_morphology(_SETTINGS["glossary"], _SETTINGS["workers"])
                                 if _SETTINGS["morphology"] else None)
         return self._morphology
 
@@ -411,6 +416,7 @@ def _register(app, config) -> None:
     app.add_search_language(SearchKorean)
     _SETTINGS["morphology"] = bool(config.jaxko_search_morphology)
     _SETTINGS["glossary"] = config.jaxko_glossary_path or None
+    _SETTINGS["workers"] = 2 if app.parallel <= 1 else None
     _SETTINGS["cache"] = None
     if _SETTINGS["morphology"]:
         _SETTINGS["cache"] = NounCache(Path(app.doctreedir) / "jaxko-nouns.json",
