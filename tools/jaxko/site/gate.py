@@ -135,13 +135,14 @@ def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
         out = target / rel
         wanted.add(out)
         name = str(path.resolve())
-        mine = sorted([k.msgctxt or "", k.msgid] for k in refused if k.catalog == name)
+        own = frozenset(k for k in refused if k.catalog == name)
+        mine = sorted([k.msgctxt or "", k.msgid] for k in own)
         key = " ".join((rel.as_posix(), digest_bytes(path.read_bytes()),
                         digest_bytes(repr(mine).encode())))
         written = copies.get(key)
         if written is not None and written == file_digest(out):
             continue
-        todo.append((key, path, out, frozenset(k for k in refused if k.catalog == name)))
+        todo.append((key, path, out, own))
     # In forked workers where that is safe (jaxko.forked): each catalog is its own work.
     for (key, *_), digest in zip(todo, fork_map(_write_gated, todo)):
         copies.put(key, digest)

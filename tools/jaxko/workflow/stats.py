@@ -150,20 +150,20 @@ def collect(locale_dir: Path | None = None, language: str = "ko", *,
     staged = staged_or_none()
     reviews = review_mod.reviews_dir(locale_dir, language)
     memo = Memo(cache, "stats")
-    found_known: list[tuple[str, Path, str, _Known | None]] = []
+    found_known: list[tuple[str, Path, Path, str, _Known | None]] = []
     for catalog in found:
         docname = docname_of(catalog, catalogs_dir)
         records = review_mod.records_path(reviews, docname)
         # Keyed by the bytes of the document's files; a file that does not read is
         # never kept, so its error comes again on every run.
         key = f"{file_digest(catalog)} {file_digest(records)}" if memo.enabled else ""
-        found_known.append((docname, catalog, key, _Known.from_json(memo.get(key))))
+        found_known.append((docname, catalog, records, key, _Known.from_json(memo.get(key))))
     # Documents not kept are read in forked workers where that is safe (jaxko.forked).
-    fresh = iter(fork_map(_read_document, [(catalog, review_mod.records_path(reviews, docname))
-                                           for docname, catalog, _key, known in found_known
+    fresh = iter(fork_map(_read_document, [(catalog, records)
+                                           for _doc, catalog, records, _key, known in found_known
                                            if known is None]))
     read: list[tuple[Document, _Known]] = []
-    for docname, catalog, key, known in found_known:
+    for docname, catalog, _records, key, known in found_known:
         if known is None:
             known = next(fresh)
             memo.put(key, known.as_json())
