@@ -90,7 +90,7 @@ def _import_all(names: Iterable[str]) -> None:
             continue
         try:
             importlib.import_module(name)
-        except BaseException:  # noqa: BLE001 - a module that only imports in its context
+        except Exception:  # noqa: BLE001 - a module that only imports in its context
             continue
 
 
