@@ -307,7 +307,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
                # One file for both readings: a gated copy of a catalog the gate refused
                # nothing in is the same bytes (and so the same key) as the catalog.
                "jaxko_stats_cache": str(state.file("stats")),
-               "jaxko_template_cache": str(state.folder / "templates")}
+               "jaxko_template_cache": str(state.folder / "templates"),
+               "jaxko_nav_cache": str(state.folder / "nav")}
     if assignments is not None:
         defines["jaxko_assignments_path"] = str(assignments.resolve())
     if language != "en":

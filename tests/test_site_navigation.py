@@ -1,0 +1,117 @@
+"""jaxko.site.navigation: each page's sidebar navigation kept between builds while the
+site's titles and toctrees hold (real Sphinx and sphinx-book-theme, a small project)."""
+
+from __future__ import annotations
+
+import filecmp
+import os
+from pathlib import Path
+
+from sphinx.cmd.build import build_main
+
+CONF = '''
+import sys
+sys.path.insert(0, {tools!r})
+extensions = {extensions!r}
+html_theme = "sphinx_book_theme"
+'''
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` with an mtime later than any earlier write (Sphinx compares them)."""
+    later = path.stat().st_mtime_ns + 10_000_000_000 if path.exists() else None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    if later:
+        os.utime(path, ns=(later, later))
+
+
+def _page(src: Path, title: str, body: str) -> None:
+    _write(src / "guide" / "page.rst", f"{title}\n{'=' * len(title)}\n\n{body}\n")
+
+
+def _project(root: Path, extensions: list[str]) -> Path:
+    src = root / "src"
+    tools = str(Path(__file__).resolve().parents[1] / "tools")
+    _write(src / "conf.py", CONF.format(tools=tools, extensions=extensions))
+    _write(src / "index.rst", "Index\n=====\n\n.. toctree::\n\n   guide/index\n   other\n")
+    _write(src / "guide" / "index.rst", "Guide\n=====\n\n.. toctree::\n\n   page\n")
+    _write(src / "other.rst", "Other\n=====\n\nText.\n")
+    _page(src, "Page", "The first text.")
+    return src
+
+
+def _build(root: Path, src: Path, *, kept: Path | None) -> None:
+    options = ["-D", f"jaxko_nav_cache={kept}"] if kept else []
+    assert build_main(["-q", "-b", "html", *options, "-d", str(root / "doctrees"), str(src),
+                       str(root / "html")]) == 0
+
+
+def _pages(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root / "html")) for p in (root / "html").rglob("*.html"))
+
+
+def _same_pages(a: Path, b: Path) -> None:
+    pages = _pages(a)
+    assert pages == _pages(b)
+    match, mismatch, errors = filecmp.cmpfiles(a / "html", b / "html", pages, shallow=False)
+    assert (mismatch, errors) == ([], [])
+
+
+def _twin_projects(tmp_path: Path):
+    """The same project twice: the theme's own navigation, and jaxko's kept one."""
+    plain_root, kept_root = tmp_path / "plain", tmp_path / "kept"
+    plain, kept = _project(plain_root, []), _project(kept_root, ["jaxko.site.navigation"])
+    folder = tmp_path / "nav"
+    _build(plain_root, plain, kept=None)
+    _build(kept_root, kept, kept=folder)
+    return (plain_root, plain), (kept_root, kept), folder
+
+
+def test_pages_are_the_themes_byte_for_byte_and_the_navigation_is_kept(tmp_path):
+    (plain_root, _), (kept_root, _), folder = _twin_projects(tmp_path)
+    _same_pages(plain_root, kept_root)
+    [digest] = list(folder.iterdir())
+    with_nav = [page for page in _pages(kept_root)
+                if 'class="bd-links bd-docs-nav"' in (kept_root / "html" / page).read_text()]
+    assert "other.html" in with_nav and "search.html" in with_nav
+    assert len(list(digest.glob("*.html"))) == len(with_nav)  # one per page
+
+
+def test_a_body_edit_reuses_the_kept_navigation(tmp_path):
+    """A planted mark in every kept navigation shows on the rewritten page: it was
+    taken from the folder, not rendered again."""
+    _, (kept_root, kept), folder = _twin_projects(tmp_path)
+    [digest] = list(folder.iterdir())
+    for path in digest.glob("*.html"):
+        path.write_text(path.read_text() + "<!--kept-->")
+    _page(kept, "Page", "The edited text.")
+    _build(kept_root, kept, kept=folder)
+    html = (kept_root / "html" / "guide" / "page.html").read_text()
+    assert "The edited text." in html and "<!--kept-->" in html
+    assert list(folder.iterdir()) == [digest]
+
+
+def test_a_new_title_renders_the_navigation_again(tmp_path):
+    """Same edit in both twins: the pages written are the theme's, byte for byte, and
+    the folder of the old structure is gone."""
+    (plain_root, plain), (kept_root, kept), folder = _twin_projects(tmp_path)
+    [old] = list(folder.iterdir())
+    for path in old.glob("*.html"):
+        path.write_text(path.read_text() + "<!--kept-->")
+    for root, src, keep in ((plain_root, plain, None), (kept_root, kept, folder)):
+        _page(src, "Renamed", "The first text.")
+        _build(root, src, kept=keep)
+    html = (kept_root / "html" / "guide" / "page.html").read_text()
+    assert "Renamed" in html.split('class="bd-links bd-docs-nav"')[1]
+    assert "<!--kept-->" not in html
+    _same_pages(plain_root, kept_root)
+    assert old not in list(folder.iterdir())
+
+
+def test_without_a_folder_every_page_is_rendered(tmp_path):
+    """``jaxko_nav_cache = ""`` (a plain sphinx-build): nothing kept, pages the theme's."""
+    plain_root, off_root = tmp_path / "plain", tmp_path / "off"
+    for root, extensions in ((plain_root, []), (off_root, ["jaxko.site.navigation"])):
+        _build(root, _project(root, extensions), kept=None)
+    _same_pages(plain_root, off_root)
