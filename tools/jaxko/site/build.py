@@ -19,7 +19,6 @@ import contextlib
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import threading
@@ -37,6 +36,7 @@ from jaxko.notebooks import build as notebooks_build
 from jaxko.notebooks.build import stale
 from jaxko.notebooks import verify
 from jaxko.memo import refuse_tracked
+from jaxko.site.early_sphinx import EarlySphinx
 from jaxko.site.state import BuildState
 from jaxko.workflow import stats
 
@@ -283,8 +283,9 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     (or any notebook) reads anything; the result says so (``stopped``).
     ``jobs``: Sphinx's ``-j``; None picks ``auto`` when there is no environment of an
     earlier build (every page is read) and ``1`` when there is (a rebuild).
-    ``sphinx``: what runs sphinx-build (default a new process; ``jaxko site watch``
-    passes a :class:`jaxko.site.watch.WarmSphinx`)."""
+    ``sphinx``: what runs sphinx-build (default a process started with the build, which
+    imports Sphinx while the inputs are checked: :class:`jaxko.site.early_sphinx.
+    EarlySphinx`; ``jaxko site watch`` passes a :class:`jaxko.site.watch.WarmSphinx`)."""
     shown = Progress(progress)
     root = root or paths.repo_root()
     default_out = "html" if language == "ko" else f"html-{language}"
@@ -301,71 +302,84 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     # The glossary checked here is the one the pages read (not conf.py's default, which
     # follows $JAXKO_ROOT rather than ``root``).
     glossary = (glossary or root / "glossary" / "ko.yaml").resolve()
-    check_inputs(locale_dir, language, assignments, glossary, state.file("stats"))
-    defines = {"language": language, "locale_dirs": str(locale_dir),
-               "jaxko_glossary_path": str(glossary),
-               # One file for both readings: a gated copy of a catalog the gate refused
-               # nothing in is the same bytes (and so the same key) as the catalog.
-               "jaxko_stats_cache": str(state.file("stats")),
-               "jaxko_template_cache": str(state.folder / "templates"),
-               "jaxko_nav_cache": str(state.folder / "nav")}
-    if assignments is not None:
-        defines["jaxko_assignments_path"] = str(assignments.resolve())
-    if language != "en":
-        # The security gate: Sphinx reads a copy of the catalogs without the messages the
-        # safety rules refuse (jaxko.site.gate); the build reports each one.
-        gate = site_gate.gate_catalogs(locale_dir, language, state.gated, srcdir,
-                                       state=state.folder / "gate")
-        gate_blocked = gate.blocked
-        locale_dir = gate.locale_dir
-        defines["locale_dirs"] = str(locale_dir)
-        if strict and gate_blocked:
-            return SiteResult(outdir, language, 0.0, 0, blocked=gate_blocked, stopped=True)
-    else:
-        gate_blocked = []
-    notebook_summary = None
     korean_outputs = execute and language != "en"
-    if korean_outputs:
-        notebooks = True  # the executed notebooks are the Korean ones
-    if notebooks and language != "en":
-        # The downloads: Korean notebooks from the same catalogs (no execution here).
-
-        started = shown.start("Korean notebooks")
-        notebook_summary = notebooks_build.build(srcdir=srcdir, locale_dir=locale_dir,
-                                                 language=language)
-        shown.done("Korean notebooks", started, f"{len(notebook_summary.notebooks)} written")
-        defines["jaxko_notebooks_dir"] = str(notebook_summary.out_dir)
-    report = None
-    if korean_outputs:
-        started = shown.start("executing Korean notebooks (jaxko notebooks verify)")
-        with shown.notebooks() as notebook_progress:
-            report = run_korean_notebooks(srcdir, notebook_summary.out_dir, notebook_progress)
-        ran = [r for r in report.results if r.executed]
-        shown.done("executed Korean notebooks", started,
-                   f"{len(ran)} run, {report.count('cached')} unchanged (cached), "
-                   f"{report.count('skipped')} keep upstream's outputs")
-        defines["jaxko_executed_notebooks_dir"] = str(verify_mod().executed_dir())
-        defines["jaxko_notebook_runs"] = str(write_notebook_runs(
-            report, paths.build_dir(root) / "notebooks" / "site-runs.json"))
-    defines.update(overrides or {})
-    extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
     mode = "korean" if korean_outputs else ("cache" if execute else "off")
     env = sphinx_env(scope, mode, srcdir)
-    if jobs is None:
-        jobs = "1" if (state.doctrees / "environment.pickle").is_file() else "auto"
-    start = shown.start("Sphinx")
-    with shown.sphinx(env) as counts:
-        status, warnings = run_sphinx("html", srcdir, outdir, confdir=root, env=env,
-                                      extra=extra, jobs=jobs, run=sphinx or subprocess.run)
-    seconds = time.perf_counter() - start
-    shown.done("Sphinx", start, f"{counts['doc']} documents read, {counts['page']} pages written")
-    if status != 0:
-        raise UserError(f"sphinx-build -b html failed (exit {status}); see the messages above",
-                        srcdir)
-    pages = sum(1 for _ in outdir.rglob("*.html"))
-    result = SiteResult(outdir, language, seconds, pages, warnings, blocked=gate_blocked)
-    result.verify = report
-    if notebook_summary is not None:
-        result.notebooks = sum(1 for _ in notebook_summary.out_dir.rglob("*.ipynb"))
-        result.notebook_errors = [e.format() for e in notebook_summary.errors]
-    return result
+    # Sphinx's process starts now: its imports run while the inputs are checked and the
+    # catalogs gated (jaxko.site.early_sphinx).
+    early = EarlySphinx(env, state.folder / "sphinx-modules.txt") if sphinx is None else None
+    sphinx = sphinx or early
+    try:
+        check_inputs(locale_dir, language, assignments, glossary, state.file("stats"))
+        defines = {"language": language, "locale_dirs": str(locale_dir),
+                   "jaxko_glossary_path": str(glossary),
+                   # One file for both readings: a gated copy of a catalog the gate
+                   # refused nothing in is the same bytes (and so the same key) as the
+                   # catalog.
+                   "jaxko_stats_cache": str(state.file("stats")),
+                   "jaxko_template_cache": str(state.folder / "templates"),
+                   "jaxko_nav_cache": str(state.folder / "nav")}
+        if assignments is not None:
+            defines["jaxko_assignments_path"] = str(assignments.resolve())
+        if language != "en":
+            # The security gate: Sphinx reads a copy of the catalogs without the messages
+            # the safety rules refuse (jaxko.site.gate); the build reports each one.
+            gate = site_gate.gate_catalogs(locale_dir, language, state.gated, srcdir,
+                                           state=state.folder / "gate")
+            gate_blocked = gate.blocked
+            locale_dir = gate.locale_dir
+            defines["locale_dirs"] = str(locale_dir)
+            if strict and gate_blocked:
+                return SiteResult(outdir, language, 0.0, 0, blocked=gate_blocked,
+                                  stopped=True)
+        else:
+            gate_blocked = []
+        notebook_summary = None
+        if korean_outputs:
+            notebooks = True  # the executed notebooks are the Korean ones
+        if notebooks and language != "en":
+            # The downloads: Korean notebooks from the same catalogs (no execution here).
+
+            started = shown.start("Korean notebooks")
+            notebook_summary = notebooks_build.build(srcdir=srcdir, locale_dir=locale_dir,
+                                                     language=language)
+            shown.done("Korean notebooks", started,
+                       f"{len(notebook_summary.notebooks)} written")
+            defines["jaxko_notebooks_dir"] = str(notebook_summary.out_dir)
+        report = None
+        if korean_outputs:
+            started = shown.start("executing Korean notebooks (jaxko notebooks verify)")
+            with shown.notebooks() as notebook_progress:
+                report = run_korean_notebooks(srcdir, notebook_summary.out_dir,
+                                              notebook_progress)
+            ran = [r for r in report.results if r.executed]
+            shown.done("executed Korean notebooks", started,
+                       f"{len(ran)} run, {report.count('cached')} unchanged (cached), "
+                       f"{report.count('skipped')} keep upstream's outputs")
+            defines["jaxko_executed_notebooks_dir"] = str(verify_mod().executed_dir())
+            defines["jaxko_notebook_runs"] = str(write_notebook_runs(
+                report, paths.build_dir(root) / "notebooks" / "site-runs.json"))
+        defines.update(overrides or {})
+        extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
+        if jobs is None:
+            jobs = "1" if (state.doctrees / "environment.pickle").is_file() else "auto"
+        start = shown.start("Sphinx")
+        with shown.sphinx(env) as counts:
+            status, warnings = run_sphinx("html", srcdir, outdir, confdir=root, env=env,
+                                          extra=extra, jobs=jobs, run=sphinx)
+        seconds = time.perf_counter() - start
+        shown.done("Sphinx", start,
+                   f"{counts['doc']} documents read, {counts['page']} pages written")
+        if status != 0:
+            raise UserError(
+                f"sphinx-build -b html failed (exit {status}); see the messages above", srcdir)
+        pages = sum(1 for _ in outdir.rglob("*.html"))
+        result = SiteResult(outdir, language, seconds, pages, warnings, blocked=gate_blocked)
+        result.verify = report
+        if notebook_summary is not None:
+            result.notebooks = sum(1 for _ in notebook_summary.out_dir.rglob("*.ipynb"))
+            result.notebook_errors = [e.format() for e in notebook_summary.errors]
+        return result
+    finally:
+        if early is not None:
+            early.close()

@@ -1,0 +1,103 @@
+"""jaxko.site.early_sphinx: Sphinx's process starts with the build and imports while the
+inputs are checked; the pages are those of a process started when Sphinx is needed
+(real Sphinx, the gate's fixture tree)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jaxko.errors import UserError
+from jaxko.extract import sphinx_env
+from jaxko.site import build as site_build
+from jaxko.site.early_sphinx import EarlySphinx
+from jaxko.site.state import BuildState
+from test_site_gate import _tree
+
+
+def _early_processes() -> list[int]:
+    """This process's children that are an early Sphinx."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == os.getpid() and b"jaxko.site.early_sphinx" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and p.name != ".buildinfo"}
+
+
+def test_the_pages_are_those_of_a_process_started_when_needed(tmp_path):
+    docs, locale = _tree(tmp_path, hostile=False)
+    plain = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "plain",
+                             locale_dir=locale, sphinx=subprocess.run)
+    early_out = tmp_path / "early"
+    site_build.build(execute=False, srcdir=docs, outdir=early_out, locale_dir=locale)
+    listed = BuildState(early_out).folder / "sphinx-modules.txt"
+    names = listed.read_text(encoding="utf-8").split()
+    assert "sphinx.application" in names and "myst_nb" in names
+    assert not any(name == "jax" or name.startswith("jax.") for name in names)
+    # Again from nothing but the list: this time the process imports it all first.
+    for folder in (early_out, BuildState(early_out).doctrees):
+        shutil.rmtree(folder)
+    early = site_build.build(execute=False, srcdir=docs, outdir=early_out, locale_dir=locale)
+    assert (early.pages, early.warnings) == (plain.pages, plain.warnings)
+    theirs, ours = _files(tmp_path / "plain"), _files(early_out)
+    assert len([name for name in theirs if name.endswith(".html")]) >= 5
+    assert sorted(ours) == sorted(theirs)
+    assert [name for name in theirs if ours[name] != theirs[name]] == []
+    assert _early_processes() == []
+
+
+def test_a_build_stopped_by_a_broken_input_ends_the_process(tmp_path):
+    docs, locale = _tree(tmp_path, hostile=False)
+    catalog = locale / "ko" / "LC_MESSAGES" / "page.po"
+    catalog.write_text(catalog.read_text(encoding="utf-8") + '\nmsgid "broken\n',
+                       encoding="utf-8")
+    with pytest.raises(UserError, match="page.po"):
+        site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
+                         locale_dir=locale)
+    assert _early_processes() == []
+    assert not (tmp_path / "html" / "index.html").exists()
+
+
+def test_a_command_it_cannot_run_gets_a_process_of_its_own(tmp_path):
+    """Another hash seed than the one it started with (it cannot change its own), or a
+    second command: each runs in a new process, and the early one ends."""
+    env = sphinx_env()
+    early = EarlySphinx(env, tmp_path / "modules.txt")
+    try:
+        command = [sys.executable, "-m", "sphinx", "--version"]
+        other_seed = early(command, env={**env, "PYTHONHASHSEED": "1"},
+                           stderr=subprocess.PIPE, text=True)
+        assert other_seed.returncode == 0
+        assert _early_processes() == []
+        again = early(command, env=env, stderr=subprocess.PIPE, text=True)
+        assert again.returncode == 0
+    finally:
+        early.close()
+
+
+def test_the_process_runs_the_command_it_is_given(tmp_path):
+    env = sphinx_env()
+    early = EarlySphinx(env, tmp_path / "modules.txt")
+    try:
+        done = early([sys.executable, "-m", "sphinx", "-b", "nonesuch", str(tmp_path),
+                      str(tmp_path / "out")], env=env, stderr=subprocess.PIPE, text=True)
+    finally:
+        early.close()
+    assert done.returncode != 0
+    assert "nonesuch" in done.stderr or "conf.py" in done.stderr
+    assert _early_processes() == []

@@ -1,0 +1,119 @@
+"""sphinx-build started before its command line is known, so its imports overlap the
+work that comes before it.
+
+``jaxko site build`` checks its inputs, gates the catalogs and counts the stats before
+Sphinx may read anything; Sphinx's own start-up (importing Sphinx, MyST-NB, the theme
+and the extensions: about two seconds) needs none of that. :class:`EarlySphinx` starts
+the process when the build starts, with the environment Sphinx will run in. The
+process imports the modules the previous build's Sphinx had imported (a list kept in
+the build's state, :mod:`jaxko.site.state`; JAX's modules excepted, as in
+:mod:`jaxko.site.watch`), then waits for its command line on stdin and runs
+sphinx-build's ``main`` with it, in that same process: a fresh process, as
+``python -m sphinx`` would be, with the same hash seed. A build that stops before
+Sphinx (a broken input) ends the process unused.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+# JAX starts threads when imported (and warns at each fork Sphinx's -j makes); the entry
+# points are no library.
+_NOT_IMPORTED = ("jax", "jaxlib", "__main__", "__mp_main__")
+
+
+def _importable(name: str) -> bool:
+    return not any(name == top or name.startswith(top + ".") for top in _NOT_IMPORTED)
+
+
+class EarlySphinx:
+    """Called like :func:`subprocess.run` (``cmd, env=, stderr=, text=``) by
+    :func:`jaxko.extract.run_sphinx`, once; :meth:`close` ends it if it was not."""
+
+    def __init__(self, env: dict, modules: Path) -> None:
+        self.env = dict(env)
+        self.modules = modules
+        self._proc: subprocess.Popen | None = subprocess.Popen(
+            [sys.executable, "-m", "jaxko.site.early_sphinx", str(modules)], env=self.env,
+            stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def __call__(self, cmd: list[str], *, env: dict, stderr=None, text: bool = False
+                 ) -> subprocess.CompletedProcess:
+        proc, self._proc = self._proc, None
+        if proc is None or cmd[:3] != [sys.executable, "-m", "sphinx"] \
+                or env.get("PYTHONHASHSEED") != self.env.get("PYTHONHASHSEED"):
+            _end(proc)  # used already, or not a command it can run: a process of its own
+            return subprocess.run(cmd, env=env, stderr=stderr, text=text)
+        request = json.dumps({"argv": cmd[3:], "env": dict(env)}) + "\n"
+        try:
+            _, err = proc.communicate(request)
+        except BrokenPipeError:  # it died before the command reached it
+            _end(proc)
+            return subprocess.run(cmd, env=env, stderr=stderr, text=text)
+        if stderr is None:
+            sys.stderr.write(err)
+            err = None
+        return subprocess.CompletedProcess(cmd, proc.returncode, None, err)
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        _end(proc)
+
+
+def _end(proc: subprocess.Popen | None) -> None:
+    """A process not given its command: closing stdin ends it; one stuck is killed."""
+    if proc is None or proc.poll() is not None:
+        return
+    try:
+        proc.communicate("", timeout=10)
+    except (subprocess.TimeoutExpired, BrokenPipeError, OSError):
+        proc.kill()
+        proc.wait()
+
+
+def _import_listed(modules: Path) -> None:
+    try:
+        names = modules.read_text(encoding="utf-8").split()
+    except OSError:
+        names = []  # a first build: no list yet
+    for name in ["sphinx.cmd.build", *names]:
+        if name in sys.modules or not _importable(name):
+            continue
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - a module that imports only in its context
+            continue
+
+
+def main(argv: list[str]) -> int:
+    """The process: import, wait for the command line, run sphinx-build."""
+    modules = Path(argv[0])
+    _import_listed(modules)
+    line = sys.stdin.readline()
+    if not line.strip():
+        return 0  # the build stopped before Sphinx
+    request = json.loads(line)
+    os.environ.clear()
+    os.environ.update(request["env"])
+    sys.argv = ["sphinx-build", *request["argv"]]
+    from sphinx.cmd.build import main as sphinx_main
+
+    status = sphinx_main(request["argv"])
+    if status == 0:
+        from jaxko.catalogs import write_text_atomic
+        from jaxko.errors import UserError
+
+        try:
+            write_text_atomic(modules, "\n".join(sorted(n for n in sys.modules if _importable(n))))
+        except (UserError, OSError):
+            pass  # no list: the next build imports later, nothing else
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
