@@ -8,10 +8,10 @@ default;
   the same build with `--language en`, in the same run (notebook execution left out:
   it is the same for both languages and cached after the first build).
 * rebuild: after the Korean build, one message of one catalog changes (a copy of
-  locale/ under _build/bench, so the committed catalogs stay untouched) and the site
-  is built again, a few times in turn: by `jaxko site build`, then by `jaxko site
-  watch` (seconds from the save to the end of the build), and how many HTML pages
-  were written again.
+  locale/ under _build/bench, so the committed catalogs stay untouched), a paragraph
+  or the page's title, and the site is built again, a few times in turn: by `jaxko
+  site build`, then by `jaxko site watch` (seconds from the save to the end of the
+  build), and how many HTML pages were written again.
 * audit: ``jaxko site audit`` over a fresh Korean build, best of five, and its share of
   that build's time.
 * search: 40 queries (two-syllable nouns, longer nouns, nouns typed with a particle,
@@ -151,28 +151,38 @@ def bench_speed(locale: Path, rounds: int = 2) -> list[str]:
     ]
 
 
-def _toggle_edit(locale: Path) -> None:
-    """One saved edit: a mark appended to the first translated msgstr, or taken off."""
+EDITS = {
+    # what a translator edits, and which message of the catalog stands for it
+    "paragraph": "the second message (the first paragraph under the title)",
+    "title": "the first message (the page's title)",
+}
+
+
+def _toggle_edit(locale: Path, kind: str = "paragraph") -> None:
+    """One saved edit of one msgstr: a mark appended, or taken off. ``kind``: a
+    paragraph (most edits) or the page's title (which every page's navigation shows)."""
     import polib
 
     catalog = locale / "ko" / "LC_MESSAGES" / EDITED_CATALOG
     po = polib.pofile(str(catalog))
-    entry = next(e for e in po if e.msgstr and not e.obsolete)
+    translated = [e for e in po if e.msgstr and not e.obsolete]
+    entry = translated[0] if kind == "title" else translated[1]
     mark = " (벤치마크 수정)"
     entry.msgstr = entry.msgstr[:-len(mark)] if entry.msgstr.endswith(mark) else entry.msgstr + mark
     po.save(str(catalog))
 
 
-def _watched_rebuilds(ko: Path, locale: Path, edits: int) -> list[float]:
-    """``jaxko site watch`` on the built folder: seconds from each saved edit to the end
-    of the build it starts (its audit line, the last line of a build's summary)."""
+def _watched_rebuilds(ko: Path, locale: Path, edits: list[str]) -> list[float]:
+    """``jaxko site watch`` on the built folder: seconds from each saved edit (of the
+    kinds in ``edits``, in turn) to the end of the build it starts (its audit line, the
+    last line of a build's summary)."""
     cmd = [sys.executable, "-m", "jaxko", "site", "watch", "--no-execute", "--no-notebooks",
-           "--outdir", str(ko), "--locale-dir", str(locale), "--builds", str(edits + 1)]
+           "--outdir", str(ko), "--locale-dir", str(locale), "--builds", str(len(edits) + 1)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
     seconds: list[float] = []
     try:
-        for build in range(edits + 1):
+        for build in range(len(edits) + 1):
             for line in proc.stdout:
                 if line.startswith("audit:"):
                     break
@@ -182,9 +192,9 @@ def _watched_rebuilds(ko: Path, locale: Path, edits: int) -> list[float]:
                 raise SystemExit(f"{' '.join(cmd)} stopped early (exit {proc.wait()})")
             if build:
                 seconds.append(time.perf_counter() - saved)
-            if build < edits:
+            if build < len(edits):
                 time.sleep(1.0)  # the watcher is polling again
-                _toggle_edit(locale)
+                _toggle_edit(locale, edits[build])
                 saved = time.perf_counter()
         proc.wait(timeout=60)
     finally:
@@ -192,9 +202,23 @@ def _watched_rebuilds(ko: Path, locale: Path, edits: int) -> list[float]:
     return seconds
 
 
-def bench_rebuild(locale: Path, edits: int = 5) -> list[str]:
-    """A no-change rebuild, then ``edits`` one-msgstr edits rebuilt by the command, then
-    as many rebuilt by ``jaxko site watch``, on the same built folder."""
+def _command_rebuilds(ko: Path, locale: Path, kind: str, edits: int
+                      ) -> tuple[list[Built], list[str]]:
+    """``edits`` edits of one kind, each rebuilt by the command; the pages written."""
+    built: list[Built] = []
+    written: list[str] = []
+    for _ in range(edits):
+        _toggle_edit(locale, kind)
+        before = html_mtimes(ko)
+        built.append(build_site(ko, language="ko", locale=locale))
+        written = sorted(k for k, v in html_mtimes(ko).items() if before.get(k) != v)
+    return built, written
+
+
+def bench_rebuild(locale: Path, edits: int = 6) -> list[str]:
+    """A no-change rebuild, then ``edits`` one-msgstr edits of a paragraph and of the
+    page's title, each rebuilt by the command, then as many rebuilt by ``jaxko site
+    watch`` (paragraph and title edits alternated), on the same built folder."""
     ko = BENCH / "html-ko"
     if not (ko / "index.html").is_file():
         build_site(ko, language="ko", locale=locale)
@@ -202,38 +226,45 @@ def bench_rebuild(locale: Path, edits: int = 5) -> list[str]:
     before = html_mtimes(ko)
     noop = build_site(ko, language="ko", locale=locale)
     noop_pages = sum(1 for k, v in html_mtimes(ko).items() if before.get(k) != v)
-    commands: list[Built] = []
-    for _ in range(edits):
-        _toggle_edit(locale)
-        before = html_mtimes(ko)
-        commands.append(build_site(ko, language="ko", locale=locale))
-        written = sorted(k for k, v in html_mtimes(ko).items() if before.get(k) != v)
-    watched = _watched_rebuilds(ko, locale, edits)
+    by_command = {kind: _command_rebuilds(ko, locale, kind, edits) for kind in EDITS}
+    kinds = [kind for _ in range(edits) for kind in EDITS]
+    watched: dict[str, list[float]] = {kind: [] for kind in EDITS}
+    for kind, seconds in zip(kinds, _watched_rebuilds(ko, locale, kinds)):
+        watched[kind].append(seconds)
     median = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
     listed = lambda xs: ", ".join(f"{x:.1f}" for x in xs)  # noqa: E731
-    walls = [b.wall for b in commands]
+    rows = []
+    for kind in EDITS:
+        walls = [b.wall for b in by_command[kind][0]]
+        pages = len(by_command[kind][1])
+        rows += [
+            f"| one msgstr: {kind} | `jaxko site build` (wall) | {median(walls):.1f} | "
+            f"{listed(walls)} | {pages} |",
+            f"| one msgstr: {kind} | `jaxko site watch`: from the save to the end of the "
+            f"build it starts | {median(watched[kind]):.1f} | {listed(watched[kind])} | {pages} |"]
     return [
         "### Rebuild after editing one `.po`\n",
-        f"One msgstr of `{EDITED_CATALOG}` changed and saved, {edits} times in turn (a mark "
-        "added, then taken off), rebuilt first by the command, then by the watcher, on "
-        "the same built folder.\n",
+        f"One msgstr of `{EDITED_CATALOG}` changed and saved (a mark added, then taken off), "
+        f"{edits} times for each kind of edit: a paragraph ({EDITS['paragraph']}, what most "
+        f"edits are) and the page's title ({EDITS['title']}); rebuilt first by the command, "
+        "then by the watcher, on the same built folder.\n",
         "| change | how | seconds (median) | runs (s) | HTML pages written again |",
         "|---|---|---:|---|---:|",
         f"| nothing | `jaxko site build` (wall; Sphinx {noop.seconds:.1f} s) | {noop.wall:.1f} | "
         f"{noop.wall:.1f} | {noop_pages} |",
-        f"| one msgstr | `jaxko site build` (wall) | {median(walls):.1f} | {listed(walls)} | "
-        f"{len(written)} |",
-        f"| one msgstr | `jaxko site watch`: from the save to the end of the build it starts | "
-        f"{median(watched):.1f} | {listed(watched)} | {len(written)} |",
+        *rows,
         "",
-        f"Pages written again after an edit: {', '.join(written)}. Sphinx re-reads the "
+        f"Pages written again after a paragraph edit: {', '.join(by_command['paragraph'][1])}; "
+        f"after a title edit: {', '.join(by_command['title'][1])}. Sphinx re-reads the "
         "document whose catalog changed, and the 번역 현황 page when what it shows changed "
         "(here the edited message's AI-pass record no longer matches its msgstr); it writes "
-        "again the pages whose toctree lists a page read again, and the index and search "
-        "pages on every build. The watcher runs each build in a fork of a process that "
-        "has already imported Sphinx and the extensions (docs/site.md); its figure "
-        "includes its polling (every 0.25 s) and the input checks, gate, stats and audit "
-        "of the build command.\n",
+        "the index and search pages on every build, and the pages whose toctree lists a "
+        "page read again when that page's title or table of contents changed "
+        "(`jaxko.sphinxext.toc_parents`). A new title also changes every page's "
+        "navigation, so the pages written render it again (`jaxko.site.navigation`). The "
+        "watcher runs each build in a fork of a process that has already imported Sphinx "
+        "and the extensions (docs/site.md); its figure includes its polling (every 0.25 s) "
+        "and the input checks, gate, stats and audit of the build command.\n",
     ]
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 from jaxko import paths
 from jaxko.errors import UserError
-from jaxko.site import audit as site_audit
 from jaxko.site.state import BuildState
-from jaxko.site import build as site_build
-from jaxko.site import watch as site_watch
+
+# The build's modules are imported when a command runs, not when the parser is made:
+# `jaxko site build` starts Sphinx's process first (jaxko.site.early_sphinx), and the
+# imports of the audit and the gate overlap its own.
 
 
 def register(sub) -> None:
@@ -88,6 +89,8 @@ def _build_options() -> argparse.ArgumentParser:
 
 
 def run_build(args, sphinx=None) -> int:
+    from jaxko.site import build as site_build
+
     result = site_build.build(execute=not args.no_execute, language=args.language,
                               scope=args.scope, srcdir=args.srcdir, outdir=args.outdir,
                               locale_dir=args.locale_dir, glossary=args.glossary,
@@ -118,6 +121,8 @@ def run_build(args, sphinx=None) -> int:
                  if result.notebook_errors else ""))
     audited = None
     if result.language != "en":
+        from jaxko.site import audit as site_audit
+
         audited = site_audit.audit(result.outdir, (args.locale_dir or paths.locale_dir()).resolve(),
                                    result.language, srcdir=args.srcdir or paths.staged_docs(),
                                    cache=BuildState(result.outdir).file("audit"))
@@ -129,6 +134,8 @@ def run_build(args, sphinx=None) -> int:
 
 
 def run_watch(args) -> int:
+    from jaxko.site import watch as site_watch
+
     # Sphinx runs in forks of this process, not in a process of its own: start over
     # with the hash seed a sphinx-build process gets (jaxko.extract.sphinx_env), so
     # the pages are the bytes `jaxko site build` writes.
@@ -151,6 +158,8 @@ def run_audit(args) -> int:
     outdir = (args.outdir or paths.build_dir() / "html").resolve()
     if not outdir.is_dir():
         raise UserError("no built site here; run `jaxko site build` first", outdir)
+    from jaxko.site import audit as site_audit
+
     result = site_audit.audit(outdir, (args.locale_dir or paths.locale_dir()).resolve(),
                               args.language, srcdir=args.srcdir or paths.staged_docs())
     if args.format == "json":

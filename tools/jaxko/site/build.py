@@ -29,16 +29,10 @@ from pathlib import Path
 from jaxko import paths
 from jaxko.errors import UserError
 from jaxko.extract import accepted_reason, run_sphinx, sphinx_env
-from jaxko.site import gate as site_gate
-from jaxko import glossary as glossary_model
 from jaxko.catalogs import write_text_atomic
-from jaxko.notebooks import build as notebooks_build
-from jaxko.notebooks.build import stale
-from jaxko.notebooks import verify
 from jaxko.memo import refuse_tracked
 from jaxko.site.early_sphinx import EarlySphinx
 from jaxko.site.state import BuildState
-from jaxko.workflow import stats
 
 # Warnings of Sphinx's i18n step: a translated message whose references differ from
 # the original's, or a msgstr that failed to parse (its location ends in <translated>).
@@ -81,6 +75,9 @@ def check_inputs(locale_dir: Path, language: str, assignments: Path | None,
 
     if language == "en":
         return
+    from jaxko import glossary as glossary_model
+    from jaxko.workflow import stats
+
     catalogs = locale_dir / language / "LC_MESSAGES"
     if not catalogs.is_dir():
         raise UserError(f"no {language} catalogs here; run `jaxko update` or pass --locale-dir",
@@ -227,6 +224,7 @@ class Progress:
 
 
 def verify_mod():
+    from jaxko.notebooks import verify
 
     return verify
 
@@ -236,6 +234,8 @@ def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress=False):
     each run's outputs into the notebook offered for download. ``progress``: as
     ``verify``'s (a bar when True, or a callable given the executed and total counts)."""
     import nbformat
+
+    from jaxko.notebooks.build import stale
 
     verify = verify_mod()
     report = verify.verify(srcdir=srcdir, notebooks_dir=notebooks_dir, progress=progress)
@@ -261,7 +261,6 @@ def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress=False):
 def write_notebook_runs(report, path: Path) -> Path:
     """docname -> how verify ran its Korean notebook, for the pages' banners
     (:func:`jaxko.site.status.run_text`)."""
-    from jaxko.catalogs import write_text_atomic
 
     runs = {str(Path(r.notebook).with_suffix("")): {
         "status": r.status, "mode": r.mode, "platform": report.platform, "error": r.error}
@@ -310,6 +309,10 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     early = EarlySphinx(env, state.folder / "sphinx-modules.txt") if sphinx is None else None
     sphinx = sphinx or early
     try:
+        # Imported once that process runs: their imports overlap its own.
+        from jaxko.notebooks import build as notebooks_build
+        from jaxko.site import gate as site_gate
+
         check_inputs(locale_dir, language, assignments, glossary, state.file("stats"))
         defines = {"language": language, "locale_dirs": str(locale_dir),
                    "jaxko_glossary_path": str(glossary),
