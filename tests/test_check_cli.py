@@ -6,10 +6,12 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from jaxko.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "check"
@@ -118,18 +120,30 @@ def test_no_glossary_runs_the_other_rules(tmp_path):
     assert main(["check", "--no-glossary", str(tmp_path)]) == 1  # particle after code
 
 
-def test_parallel_run_equals_serial(tmp_path, monkeypatch):
-    from jaxko.check import runner
-
+def test_parallel_run_equals_serial(tmp_path):
+    """In a process of its own: the checker forks only where no other thread runs, and a
+    test runner's worker may run some (execnet's, JAX's)."""
     for i in range(6):
         shutil.copy(FIXTURES / "catalogs" / "quickstart.po", tmp_path / f"q{i}.po")
-    options = dict(paths=[tmp_path], glossary=GLOSSARY, source_dir=tmp_path / "none")
-    serial = runner.run(runner.Options(jobs=1, **options))
-    monkeypatch.setattr(runner, "PARALLEL_MIN_BYTES", 0)
-    parallel = runner.run(runner.Options(jobs=2, **options))
-    assert serial.findings == parallel.findings and serial.findings
-    # The same msgid translated the same way in six catalogs is consistent.
-    assert not any(f.rule == "consistency.translation" for f in serial.findings)
+    code = f"""
+from pathlib import Path
+from jaxko.check import runner
+from jaxko.forked import single_threaded
+options = dict(paths=[Path({str(tmp_path)!r})], glossary=Path({str(GLOSSARY)!r}),
+               source_dir=Path({str(tmp_path / "none")!r}))
+serial = runner.run(runner.Options(jobs=1, **options))
+runner.PARALLEL_MIN_BYTES = 0
+assert single_threaded()  # so the run below forks
+parallel = runner.run(runner.Options(jobs=2, **options))
+assert serial.findings == parallel.findings and serial.findings
+# The same msgid translated the same way in six catalogs is consistent.
+assert not any(f.rule == "consistency.translation" for f in serial.findings)
+print("same", len(serial.findings))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT / "tools")})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("same "), proc.stdout
 
 
 def git(cwd: Path, *args: str) -> None:

@@ -261,7 +261,6 @@ def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress=False):
 def write_notebook_runs(report, path: Path) -> Path:
     """docname -> how verify ran its Korean notebook, for the pages' banners
     (:func:`jaxko.site.status.run_text`)."""
-
     runs = {str(Path(r.notebook).with_suffix("")): {
         "status": r.status, "mode": r.mode, "platform": report.platform, "error": r.error}
         for r in report.results}
