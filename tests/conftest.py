@@ -33,6 +33,16 @@ def shared_upstream() -> Path:
     return SHARED_UPSTREAM
 
 
+def write_newer(path: Path, text: str) -> None:
+    """Write ``text`` with an mtime later than the file's last one, so Sphinx, which
+    compares mtimes, sees the change even within the filesystem's clock resolution."""
+    later = path.stat().st_mtime_ns + 10_000_000_000 if path.exists() else None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    if later:
+        os.utime(path, ns=(later, later))
+
+
 def run_jaxko(*args: str, cwd: Path | None = None, env: dict | None = None,
               check: bool = False) -> subprocess.CompletedProcess:
     """Run the real CLI in a subprocess (exit codes and stderr as a user sees them)."""

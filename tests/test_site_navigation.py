@@ -4,10 +4,11 @@ site's titles and toctrees hold (real Sphinx and sphinx-book-theme, a small proj
 from __future__ import annotations
 
 import filecmp
-import os
 from pathlib import Path
 
 from sphinx.cmd.build import build_main
+
+from conftest import write_newer
 
 CONF = '''
 import sys
@@ -17,26 +18,17 @@ html_theme = "sphinx_book_theme"
 '''
 
 
-def _write(path: Path, text: str) -> None:
-    """Write ``text`` with an mtime later than any earlier write (Sphinx compares them)."""
-    later = path.stat().st_mtime_ns + 10_000_000_000 if path.exists() else None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    if later:
-        os.utime(path, ns=(later, later))
-
-
 def _page(src: Path, title: str, body: str) -> None:
-    _write(src / "guide" / "page.rst", f"{title}\n{'=' * len(title)}\n\n{body}\n")
+    write_newer(src / "guide" / "page.rst", f"{title}\n{'=' * len(title)}\n\n{body}\n")
 
 
 def _project(root: Path, extensions: list[str]) -> Path:
     src = root / "src"
     tools = str(Path(__file__).resolve().parents[1] / "tools")
-    _write(src / "conf.py", CONF.format(tools=tools, extensions=extensions))
-    _write(src / "index.rst", "Index\n=====\n\n.. toctree::\n\n   guide/index\n   other\n")
-    _write(src / "guide" / "index.rst", "Guide\n=====\n\n.. toctree::\n\n   page\n")
-    _write(src / "other.rst", "Other\n=====\n\nText.\n")
+    write_newer(src / "conf.py", CONF.format(tools=tools, extensions=extensions))
+    write_newer(src / "index.rst", "Index\n=====\n\n.. toctree::\n\n   guide/index\n   other\n")
+    write_newer(src / "guide" / "index.rst", "Guide\n=====\n\n.. toctree::\n\n   page\n")
+    write_newer(src / "other.rst", "Other\n=====\n\nText.\n")
     _page(src, "Page", "The first text.")
     return src
 

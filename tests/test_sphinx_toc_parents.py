@@ -4,11 +4,12 @@ when what it shows of that page changed (real Sphinx, a small fixture project)."
 from __future__ import annotations
 
 import filecmp
-import os
 from pathlib import Path
 
 import pytest
 from sphinx.cmd.build import build_main
+
+from conftest import write_newer
 
 CONF = '''
 import sys
@@ -19,27 +20,20 @@ extensions = {extensions!r}
 PAGE = "{title}\n{rule}\n\n{body}\n\nA section\n---------\n\nMore text.\n"
 
 
-def _write(path: Path, text: str) -> None:
-    """Write ``text`` with an mtime later than any earlier write (Sphinx compares them)."""
-    later = path.stat().st_mtime_ns + 10_000_000_000 if path.exists() else None
-    path.write_text(text, encoding="utf-8")
-    if later:
-        os.utime(path, ns=(later, later))
-
-
 def _page(path: Path, title: str, body: str) -> None:
-    _write(path, PAGE.format(title=title, rule="=" * (2 * len(title)), body=body))
+    write_newer(path, PAGE.format(title=title, rule="=" * (2 * len(title)), body=body))
 
 
 def _project(root: Path, extensions: list[str]) -> Path:
     src = root / "src"
     src.mkdir(parents=True)
     tools = str(Path(__file__).resolve().parents[1] / "tools")
-    _write(src / "conf.py", CONF.format(tools=tools, extensions=extensions))
-    _write(src / "index.rst", "Index\n=====\n\n.. toctree::\n   :maxdepth: 2\n\n   guide/index\n")
+    write_newer(src / "conf.py", CONF.format(tools=tools, extensions=extensions))
+    write_newer(src / "index.rst",
+                "Index\n=====\n\n.. toctree::\n   :maxdepth: 2\n\n   guide/index\n")
     (src / "guide").mkdir()
-    _write(src / "guide" / "index.rst",
-           "Guide\n=====\n\n.. toctree::\n   :maxdepth: 2\n\n   page\n   other\n")
+    write_newer(src / "guide" / "index.rst",
+                "Guide\n=====\n\n.. toctree::\n   :maxdepth: 2\n\n   page\n   other\n")
     _page(src / "guide" / "page.rst", "Page", "The first text.")
     _page(src / "guide" / "other.rst", "Other", "Other text.")
     return src
@@ -89,7 +83,7 @@ def _edit(src: Path, change: str) -> None:
     if change == "title":
         _page(page, "Renamed", "The first text.")
     else:
-        _write(page, page.read_text().replace("A section\n", "A renamed section\n"))
+        write_newer(page, page.read_text().replace("A section\n", "A renamed section\n"))
 
 
 @pytest.mark.parametrize("change", ["title", "section"])

@@ -7,11 +7,12 @@ and the extensions: about two seconds) needs none of that. :class:`EarlySphinx` 
 the process when the build starts, with the environment Sphinx will run in. The
 process imports the modules the previous build's Sphinx had imported (a list kept in
 the build's state, :mod:`jaxko.site.state`; JAX's modules excepted, as in
-:mod:`jaxko.site.watch`), then waits for its command line on stdin and runs
-sphinx-build's ``main`` with it, in that same process: a fresh process, as
-``python -m sphinx`` would be, with the same hash seed. Once Sphinx has returned (its
-files written and closed), the process exits without tearing down its objects. A
-build that stops before Sphinx (a broken input) ends the process unused.
+:mod:`jaxko.site.watch`'s warm process: :func:`import_ahead`), then waits for its
+command line on stdin and runs sphinx-build's ``main`` with it, in that same process:
+a fresh process, as ``python -m sphinx`` would be, with the same hash seed. Once
+Sphinx has returned (its files written and closed), the process exits without tearing
+down its objects. A build that stops before Sphinx (a broken input) ends the process
+unused.
 """
 
 from __future__ import annotations
@@ -22,14 +23,28 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterable
 
-# JAX starts threads when imported (and warns at each fork Sphinx's -j makes); the entry
-# points are no library.
-_NOT_IMPORTED = ("jax", "jaxlib", "__main__", "__mp_main__")
+# Modules never imported ahead of a build (here and in jaxko.site.watch): JAX starts
+# threads when imported, and warns at each fork Sphinx's -j or the watcher makes; the
+# entry points are no library.
+NOT_AHEAD = ("jax", "jaxlib", "__main__", "__mp_main__")
 
 
-def _importable(name: str) -> bool:
-    return not any(name == top or name.startswith(top + ".") for top in _NOT_IMPORTED)
+def importable_ahead(name: str) -> bool:
+    return not any(name == top or name.startswith(top + ".") for top in NOT_AHEAD)
+
+
+def import_ahead(names: Iterable[str]) -> None:
+    """Import each module a build imported, before the build; one that fails to import
+    out of its context is skipped (the build imports it, or reports it, itself)."""
+    for name in names:
+        if name in sys.modules or not importable_ahead(name):
+            continue
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - a module that imports only in its context
+            continue
 
 
 class EarlySphinx:
@@ -82,13 +97,7 @@ def _import_listed(modules: Path) -> None:
         names = modules.read_text(encoding="utf-8").split()
     except OSError:
         names = []  # a first build: no list yet
-    for name in ["sphinx.cmd.build", *names]:
-        if name in sys.modules or not _importable(name):
-            continue
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a module that imports only in its context
-            continue
+    import_ahead(["sphinx.cmd.build", *names])
 
 
 def main(argv: list[str]) -> int:
@@ -109,8 +118,9 @@ def main(argv: list[str]) -> int:
         from jaxko.catalogs import write_text_atomic
         from jaxko.errors import UserError
 
+        names = sorted(name for name in sys.modules if importable_ahead(name))
         try:
-            write_text_atomic(modules, "\n".join(sorted(n for n in sys.modules if _importable(n))))
+            write_text_atomic(modules, "\n".join(names))
         except (UserError, OSError):
             pass  # no list: the next build imports later, nothing else
     return status

@@ -24,15 +24,9 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable
 
-# Modules the warm process does not import ahead: JAX starts threads and warns at every
-# fork once imported; the entry points are no library.
-_NOT_WARMED = ("jax", "jaxlib", "__main__", "__mp_main__")
-
-
-def _warmable(name: str) -> bool:
-    return not any(name == top or name.startswith(top + ".") for top in _NOT_WARMED)
+from jaxko.site.early_sphinx import import_ahead
 
 
 def _run_child(argv: list[str], env: dict, stderr_path: str, modules_path: str | None) -> None:
@@ -76,22 +70,10 @@ def _serve(conn, parents) -> None:
                 _run_child(argv, env, stderr_path, modules_path)
             _, status = os.waitpid(pid, 0)
             if modules_path is not None and Path(modules_path).is_file():
-                _import_all(Path(modules_path).read_text(encoding="utf-8").split())
+                import_ahead(Path(modules_path).read_text(encoding="utf-8").split())
             conn.send(os.waitstatus_to_exitcode(status))
     except KeyboardInterrupt:
         return
-
-
-def _import_all(names: Iterable[str]) -> None:
-    import importlib
-
-    for name in names:
-        if name in sys.modules or not _warmable(name):
-            continue
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a module that only imports in its context
-            continue
 
 
 class WarmSphinx:
