@@ -79,9 +79,11 @@ def _build_options() -> argparse.ArgumentParser:
     b.add_argument("--no-notebooks", action="store_true",
                    help="do not rebuild the Korean notebooks offered for download first")
     b.add_argument("--jobs", "-j", default=None,
-                   help="Sphinx worker processes, a number or auto (default: auto for a "
-                        "first build, which reads every page; 1 for a rebuild, which reads "
-                        "a few and where starting workers costs more than they save)")
+                   help="Sphinx's -j, a number or auto (default: one more than the cores "
+                        "for a first build, which reads every page: Sphinx reads and "
+                        "writes in N - 1 workers while its main process hands out the "
+                        "work; 1 for a rebuild, which reads a few and where starting "
+                        "workers costs more than they save)")
     b.add_argument("--strict", action="store_true",
                    help="exit 1 on i18n warnings, warnings not on the accepted list, "
                         "audit findings, or translations the security gate kept off the site")

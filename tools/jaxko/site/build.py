@@ -279,8 +279,10 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     ``progress``: show the stages on stderr (Korean notebooks, their execution, Sphinx).
     ``strict``: a translation the security gate refuses stops the build before Sphinx
     (or any notebook) reads anything; the result says so (``stopped``).
-    ``jobs``: Sphinx's ``-j``; None picks ``auto`` when there is no environment of an
-    earlier build (every page is read) and ``1`` when there is (a rebuild).
+    ``jobs``: Sphinx's ``-j``; None picks one more than the cores when there is no
+    environment of an earlier build (every page is read: Sphinx's main process hands out
+    the pages and merges, and ``-j N`` reads and writes in N - 1 workers) and ``1`` when
+    there is (a rebuild).
     ``sphinx``: what runs sphinx-build (default a process started with the build, which
     imports Sphinx while the inputs are checked: :class:`jaxko.site.early_sphinx.
     EarlySphinx`; ``jaxko site watch`` passes a :class:`jaxko.site.watch.WarmSphinx`)."""
@@ -364,7 +366,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         defines.update(overrides or {})
         extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
         if jobs is None:
-            jobs = "1" if (state.doctrees / "environment.pickle").is_file() else "auto"
+            rebuild = (state.doctrees / "environment.pickle").is_file()
+            jobs = "1" if rebuild else str((os.cpu_count() or 1) + 1)
         start = shown.start("Sphinx")
         with shown.sphinx(env) as counts:
             status, warnings = run_sphinx("html", srcdir, outdir, confdir=root, env=env,
