@@ -112,6 +112,42 @@ def test_compiled_templates_are_kept_and_write_the_same_pages(built, tmp_path):
     assert not (BuildState(tmp_path / "cold").folder / "templates").exists()
 
 
+def test_kept_navigation_writes_the_pages_a_build_without_it_writes(tmp_path):
+    """The site's own conf and theme: after a paragraph edit, the rewritten pages take
+    their navigation from the kept folder (a mark planted in it shows on them; no file
+    of it written again), and every page is, mark aside, the bytes the same two builds
+    write keeping nothing."""
+    docs, locale = _tree(tmp_path, hostile=False)
+    html, cold = tmp_path / "html", tmp_path / "cold"
+
+    def both() -> None:
+        _build(docs, locale, html)
+        site_build.build(execute=False, srcdir=docs, outdir=cold, locale_dir=locale,
+                         overrides={"jaxko_nav_cache": ""})
+
+    both()
+    [digest] = list((BuildState(html).folder / "nav").iterdir())
+    mark = "<!-- kept -->"
+    for path in digest.iterdir():
+        path.write_text(path.read_text(encoding="utf-8") + mark, encoding="utf-8")
+    kept = {p.name: p.stat().st_mtime_ns for p in digest.iterdir()}
+    assert len(kept) >= 5
+    written = (html / "page.html").stat().st_mtime_ns
+    _set_msgstr(locale / "ko" / "LC_MESSAGES" / "page.po", "Paragraph 1 of page.",
+                "고쳐 쓴 문단입니다.")
+    both()
+    assert (html / "page.html").stat().st_mtime_ns != written
+    assert "고쳐 쓴 문단입니다." in (html / "page.html").read_text(encoding="utf-8")
+    assert mark in (html / "page.html").read_text(encoding="utf-8")
+    assert list((BuildState(html).folder / "nav").iterdir()) == [digest]
+    assert {p.name: p.stat().st_mtime_ns for p in digest.iterdir()} == kept
+    assert not (BuildState(cold).folder / "nav").exists()
+    pages = sorted(p.relative_to(html) for p in html.rglob("*.html"))
+    differ = [p for p in pages if (html / p).read_text(encoding="utf-8").replace(mark, "")
+              != (cold / p).read_text(encoding="utf-8")]
+    assert differ == []
+
+
 def _translated_in_progress(html: Path) -> int:
     text = (html / "translation" / "progress.html").read_text(encoding="utf-8")
     return int(re.search(r"메시지 \d+개 중 (\d+)개 번역", text).group(1))
