@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import time
+from statistics import median
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -231,7 +232,6 @@ def bench_rebuild(locale: Path, edits: int = 6) -> list[str]:
     watched: dict[str, list[float]] = {kind: [] for kind in EDITS}
     for kind, seconds in zip(kinds, _watched_rebuilds(ko, locale, kinds)):
         watched[kind].append(seconds)
-    median = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
     listed = lambda xs: ", ".join(f"{x:.1f}" for x in xs)  # noqa: E731
     rows = []
     for kind in EDITS:
