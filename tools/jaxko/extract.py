@@ -69,7 +69,8 @@ def run_sphinx(builder: str, srcdir: Path, outdir: Path, *, confdir: Path, env: 
     """Run sphinx-build in a subprocess; returns (status, warning lines).
 
     ``run``: what starts the command, :func:`subprocess.run` or a callable with its
-    signature (:class:`jaxko.site.watch.WarmSphinx`)."""
+    signature (:class:`jaxko.site.early_sphinx.EarlySphinx`,
+    :class:`jaxko.site.watch.WarmSphinx`)."""
     warnings_file = outdir.parent / f".{outdir.name}-warnings.txt"
     outdir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "sphinx", "-b", builder, "-c", str(confdir),

@@ -100,21 +100,21 @@ def _import_listed(modules: Path) -> None:
     import_ahead(["sphinx.cmd.build", *names])
 
 
-def main(argv: list[str]) -> int:
-    """The process: import, wait for the command line, run sphinx-build."""
-    modules = Path(argv[0])
-    _import_listed(modules)
-    line = sys.stdin.readline()
-    if not line.strip():
-        return 0  # the build stopped before Sphinx
-    request = json.loads(line)
+def run_main(argv: list[str], env: dict, modules: Path | None = None) -> int:
+    """sphinx-build's ``main`` in this process, as ``python -m sphinx`` started with
+    ``env`` would run it; its exit status. ``modules``: where to write the modules the
+    build imported (those :func:`import_ahead` takes), for the next process to import
+    ahead. Used here and by :mod:`jaxko.site.watch`'s forks."""
     os.environ.clear()
-    os.environ.update(request["env"])
-    sys.argv = ["sphinx-build", *request["argv"]]
+    os.environ.update(env)
+    sys.argv = ["sphinx-build", *argv]
     from sphinx.cmd.build import main as sphinx_main
 
-    status = sphinx_main(request["argv"])
-    if status == 0:
+    try:
+        status = sphinx_main(argv)
+    except SystemExit as stop:
+        status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    if modules is not None:
         from jaxko.catalogs import write_text_atomic
         from jaxko.errors import UserError
 
@@ -124,6 +124,17 @@ def main(argv: list[str]) -> int:
         except (UserError, OSError):
             pass  # no list: the next build imports later, nothing else
     return status
+
+
+def main(argv: list[str]) -> int:
+    """The process: import, wait for the command line, run sphinx-build."""
+    modules = Path(argv[0])
+    _import_listed(modules)
+    line = sys.stdin.readline()
+    if not line.strip():
+        return 0  # the build stopped before Sphinx
+    request = json.loads(line)
+    return run_main(request["argv"], request["env"], modules)
 
 
 def _exit_now(status: int) -> None:

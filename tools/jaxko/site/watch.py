@@ -26,7 +26,7 @@ import traceback
 from pathlib import Path
 from typing import Callable
 
-from jaxko.site.early_sphinx import import_ahead
+from jaxko.site.early_sphinx import import_ahead, run_main
 
 
 def _run_child(argv: list[str], env: dict, stderr_path: str, modules_path: str | None) -> None:
@@ -37,22 +37,12 @@ def _run_child(argv: list[str], env: dict, stderr_path: str, modules_path: str |
             os.dup2(err.fileno(), 2)
         sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False,
                           buffering=1)
-        os.environ.clear()
-        os.environ.update(env)
-        sys.argv = ["sphinx-build", *argv]
-        from sphinx.cmd.build import main
-
-        try:
-            status = main(argv)
-        except SystemExit as stop:
-            status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-        if modules_path is not None:
-            Path(modules_path).write_text("\n".join(sorted(sys.modules)), encoding="utf-8")
+        status = run_main(argv, env, Path(modules_path) if modules_path is not None else None)
     except BaseException:  # noqa: BLE001 - reported on the build's stderr, as a process would
         traceback.print_exc()
     finally:
         sys.stderr.flush()
-        os._exit(status if isinstance(status, int) else 1)
+        os._exit(status)
 
 
 def _serve(conn, parents) -> None:
