@@ -94,9 +94,9 @@ def _resolved(key: MessageKey) -> MessageKey:
     return key._replace(catalog=str(Path(key.catalog).resolve()))
 
 
-def _write_gated(task: tuple[str, Path, Path, frozenset]) -> str:
+def _write_gated(task: tuple[Path, Path, frozenset]) -> str:
     """One catalog's gated copy, written; the SHA-256 of what was written."""
-    _key, path, out, refused = task
+    path, out, refused = task
     name = str(path.resolve())
     # One reading: Sphinx gets the catalog as the verdict and polib read it, written
     # anew (what a reader the checker never saw could find in the original is gone).
@@ -129,7 +129,8 @@ def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
     # is not read and rendered again, unless its copy is not what was written.
     copies = Memo(state / "copies.json" if state is not None else None, "gated copies")
     wanted: set[Path] = set()
-    todo: list[tuple[str, Path, Path, frozenset]] = []
+    keys: list[str] = []
+    todo: list[tuple[Path, Path, frozenset]] = []
     for path in sorted(p for p in source.rglob("*.po") if p.is_file()):
         rel = path.relative_to(source)
         out = target / rel
@@ -142,9 +143,10 @@ def gate_catalogs(locale_dir: Path, language: str, gated_root: Path,
         written = copies.get(key)
         if written is not None and written == file_digest(out):
             continue
-        todo.append((key, path, out, own))
+        keys.append(key)
+        todo.append((path, out, own))
     # In forked workers where that is safe (jaxko.forked): each catalog is its own work.
-    for (key, *_), digest in zip(todo, fork_map(_write_gated, todo)):
+    for key, digest in zip(keys, fork_map(_write_gated, todo)):
         copies.put(key, digest)
     copies.save()
     if target.is_dir():  # catalogs removed from locale/ leave the gated copy too

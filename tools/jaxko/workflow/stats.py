@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from jaxko import paths
 from jaxko.forked import fork_map
@@ -150,24 +151,26 @@ def collect(locale_dir: Path | None = None, language: str = "ko", *,
     staged = staged_or_none()
     reviews = review_mod.reviews_dir(locale_dir, language)
     memo = Memo(cache, "stats")
-    found_known: list[tuple[str, Path, Path, str, _Known | None]] = []
+    documents: list[_Files] = []
     for catalog in found:
         docname = docname_of(catalog, catalogs_dir)
         records = review_mod.records_path(reviews, docname)
         # Keyed by the bytes of the document's files; a file that does not read is
         # never kept, so its error comes again on every run.
         key = f"{file_digest(catalog)} {file_digest(records)}" if memo.enabled else ""
-        found_known.append((docname, catalog, records, key, _Known.from_json(memo.get(key))))
+        documents.append(_Files(docname, catalog, records, key))
+    kept = [_Known.from_json(memo.get(files.key)) for files in documents]
     # Documents not kept are read in forked workers where that is safe (jaxko.forked).
-    fresh = iter(fork_map(_read_document, [(catalog, records)
-                                           for _doc, catalog, records, _key, known in found_known
+    fresh = iter(fork_map(_read_document, [(files.catalog, files.records)
+                                           for files, known in zip(documents, kept)
                                            if known is None]))
     read: list[tuple[Document, _Known]] = []
-    for docname, catalog, _records, key, known in found_known:
+    for files, known in zip(documents, kept):
         if known is None:
             known = next(fresh)
-            memo.put(key, known.as_json())
-        read.append((Document(docname, source_of(docname, known.sources, staged), catalog), known))
+            memo.put(files.key, known.as_json())
+        read.append((Document(files.docname, source_of(files.docname, known.sources, staged),
+                              files.catalog), known))
     memo.save()
     table = assignments_mod.load(
         assignments_path or assignments_mod.default_path(locale_dir, language),
@@ -177,6 +180,15 @@ def collect(locale_dir: Path | None = None, language: str = "ko", *,
               for doc, known in read]
     result.sort(key=lambda d: (sections.order_of(d.section), d.docname))
     return result
+
+
+class _Files(NamedTuple):
+    """One document's files, and the memo key of their bytes."""
+
+    docname: str
+    catalog: Path
+    records: Path
+    key: str
 
 
 def _read_document(task: tuple[Path, Path]) -> "_Known":
