@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import platform
+import random
 import re
 import shutil
 import subprocess
@@ -159,17 +160,25 @@ EDITS = {
 }
 
 
-def _toggle_edit(locale: Path, kind: str = "paragraph") -> None:
-    """One saved edit of one msgstr: a mark appended, or taken off. ``kind``: a
-    paragraph (most edits) or the page's title (which every page's navigation shows)."""
+# What each edit puts at the end of the msgstr: a word the site has not shown before.
+EDIT_MARK = re.compile(r" \(벤치마크 수정 [가-힣]+\)$")
+
+
+def _edit(locale: Path, kind: str = "paragraph") -> None:
+    """One saved edit of one msgstr, as a translator makes it: the text after it is one
+    the site has never shown (a new made-up word at its end, in place of the last
+    edit's), so the search index has new Korean to analyse, as after any real edit. An
+    edit that only toggled a mark would give back a text analysed two edits before.
+    ``kind``: a paragraph (most edits) or the page's title (which every page's
+    navigation shows)."""
     import polib
 
     catalog = locale / "ko" / "LC_MESSAGES" / EDITED_CATALOG
     po = polib.pofile(str(catalog))
     translated = [e for e in po if e.msgstr and not e.obsolete]
     entry = translated[0] if kind == "title" else translated[1]
-    mark = " (벤치마크 수정)"
-    entry.msgstr = entry.msgstr[:-len(mark)] if entry.msgstr.endswith(mark) else entry.msgstr + mark
+    word = "".join(chr(0xAC00 + random.randrange(11172)) for _ in range(3))
+    entry.msgstr = EDIT_MARK.sub("", entry.msgstr) + f" (벤치마크 수정 {word})"
     po.save(str(catalog))
 
 
@@ -195,7 +204,7 @@ def _watched_rebuilds(ko: Path, locale: Path, edits: list[str]) -> list[float]:
                 seconds.append(time.perf_counter() - saved)
             if build < len(edits):
                 time.sleep(1.0)  # the watcher is polling again
-                _toggle_edit(locale, edits[build])
+                _edit(locale, edits[build])
                 saved = time.perf_counter()
         proc.wait(timeout=60)
     finally:
@@ -209,7 +218,7 @@ def _command_rebuilds(ko: Path, locale: Path, kind: str, edits: int
     built: list[Built] = []
     written: list[str] = []
     for _ in range(edits):
-        _toggle_edit(locale, kind)
+        _edit(locale, kind)
         before = html_mtimes(ko)
         built.append(build_site(ko, language="ko", locale=locale))
         written = sorted(k for k, v in html_mtimes(ko).items() if before.get(k) != v)
@@ -244,7 +253,8 @@ def bench_rebuild(locale: Path, edits: int = 6) -> list[str]:
             f"build it starts | {median(watched[kind]):.1f} | {listed(watched[kind])} | {pages} |"]
     return [
         "### Rebuild after editing one `.po`\n",
-        f"One msgstr of `{EDITED_CATALOG}` changed and saved (a mark added, then taken off), "
+        f"One msgstr of `{EDITED_CATALOG}` changed and saved (a made-up word put at its end, a new one "
+        "each time: every edit gives a text the site has not shown, as a translator's does), "
         f"{edits} times for each kind of edit: a paragraph ({EDITS['paragraph']}, what most "
         f"edits are) and the page's title ({EDITS['title']}); rebuilt first by the command, "
         "then by the watcher, on the same built folder.\n",

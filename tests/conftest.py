@@ -43,6 +43,19 @@ def write_newer(path: Path, text: str) -> None:
         os.utime(path, ns=(later, later))
 
 
+def processes_mentioning(text: str) -> list[int]:
+    """Every other process on the machine whose command line has ``text`` (a forked
+    process keeps its parent's): what a build left running."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if text.encode() in cmdline.read_bytes():
+                found.append(int(cmdline.parent.name))
+        except (OSError, ValueError):
+            continue
+    return [pid for pid in found if pid != os.getpid()]
+
+
 def run_jaxko(*args: str, cwd: Path | None = None, env: dict | None = None,
               check: bool = False) -> subprocess.CompletedProcess:
     """Run the real CLI in a subprocess (exit codes and stderr as a user sees them)."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import processes_mentioning
 from jaxko.errors import UserError
 from jaxko.extract import sphinx_env
 from jaxko.site import build as site_build
@@ -70,6 +71,8 @@ def test_a_build_stopped_by_a_broken_input_ends_the_process(tmp_path):
         site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
                          locale_dir=locale)
     assert _early_processes() == []
+    # nor the Kiwi process it started first (a serial Korean build: a grandchild)
+    assert processes_mentioning(str(tmp_path)) == []
     assert not (tmp_path / "html" / "index.html").exists()
 
 

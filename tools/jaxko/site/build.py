@@ -307,7 +307,14 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     env = sphinx_env(scope, mode, srcdir)
     # Sphinx's process starts now: its imports run while the inputs are checked and the
     # catalogs gated (jaxko.site.early_sphinx).
-    early = EarlySphinx(env, state.folder / "sphinx-modules.txt") if sphinx is None else None
+    if jobs is None:
+        rebuild = (state.doctrees / "environment.pickle").is_file()
+        jobs = "1" if rebuild else str((os.cpu_count() or 1) + 1)
+    # A serial Korean build loads Kiwi (the search index's) in a process of its own,
+    # started with Sphinx's (jaxko.site.search.KiwiProcess).
+    kiwi = glossary if language != "en" and jobs == "1" else None
+    early = EarlySphinx(env, state.folder / "sphinx-modules.txt", kiwi=kiwi) \
+        if sphinx is None else None
     sphinx = sphinx or early
     try:
         # Imported once that process runs: their imports overlap its own.
@@ -365,9 +372,6 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
                 report, paths.build_dir(root) / "notebooks" / "site-runs.json"))
         defines.update(overrides or {})
         extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
-        if jobs is None:
-            rebuild = (state.doctrees / "environment.pickle").is_file()
-            jobs = "1" if rebuild else str((os.cpu_count() or 1) + 1)
         start = shown.start("Sphinx")
         with shown.sphinx(env) as counts:
             status, warnings = run_sphinx("html", srcdir, outdir, confdir=root, env=env,

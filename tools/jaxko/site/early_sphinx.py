@@ -13,6 +13,11 @@ a fresh process, as ``python -m sphinx`` would be, with the same hash seed. Once
 Sphinx has returned (its files written and closed), the process exits without tearing
 down its objects. A build that stops before Sphinx (a broken input) ends the process
 unused.
+
+For a serial build of a Korean site (a rebuild), the process first forks the process
+that loads Kiwi for the search index (``--kiwi GLOSSARY``:
+:func:`jaxko.site.search.start_ahead`), so the model loads while the command checks
+and gates the catalogs and Sphinx reads.
 """
 
 from __future__ import annotations
@@ -51,12 +56,15 @@ class EarlySphinx:
     """Called like :func:`subprocess.run` (``cmd, env=, stderr=, text=``) by
     :func:`jaxko.extract.run_sphinx`, once; :meth:`close` ends it if it was not."""
 
-    def __init__(self, env: dict, modules: Path) -> None:
+    def __init__(self, env: dict, modules: Path, *, kiwi: Path | None = None) -> None:
+        """``kiwi``: the glossary whose words Kiwi knows, for a serial Korean build (the
+        process then starts Kiwi's process first); None for a build without."""
         self.env = dict(env)
         self.modules = modules
+        extra = ["--kiwi", str(kiwi)] if kiwi is not None else []
         self._proc: subprocess.Popen | None = subprocess.Popen(
-            [sys.executable, "-m", "jaxko.site.early_sphinx", str(modules)], env=self.env,
-            stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [sys.executable, "-m", "jaxko.site.early_sphinx", str(modules), *extra],
+            env=self.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def __call__(self, cmd: list[str], *, env: dict, stderr=None, text: bool = False
                  ) -> subprocess.CompletedProcess:
@@ -127,14 +135,23 @@ def run_main(argv: list[str], env: dict, modules: Path | None = None) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """The process: import, wait for the command line, run sphinx-build."""
+    """The process: (start Kiwi's,) import, wait for the command line, run sphinx-build."""
     modules = Path(argv[0])
-    _import_listed(modules)
-    line = sys.stdin.readline()
-    if not line.strip():
-        return 0  # the build stopped before Sphinx
-    request = json.loads(line)
-    return run_main(request["argv"], request["env"], modules)
+    kiwi = argv[argv.index("--kiwi") + 1] if "--kiwi" in argv else None
+    if kiwi is not None:
+        from jaxko.site import search
+
+        search.start_ahead(kiwi)
+    try:
+        _import_listed(modules)
+        line = sys.stdin.readline()
+        if not line.strip():
+            return 0  # the build stopped before Sphinx
+        request = json.loads(line)
+        return run_main(request["argv"], request["env"], modules)
+    finally:
+        if kiwi is not None:
+            search.stop_ahead()  # one the build did not take
 
 
 def _exit_now(status: int) -> None:

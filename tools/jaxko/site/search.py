@@ -21,6 +21,9 @@ Two steps, the same on both sides of the search:
 * Keys of one- and two-syllable Korean words carry an invisible mark
   (:data:`SHORT_MARK`), so searchtools.js treats them as required terms like any
   longer word (see the comment at :data:`SHORT_MARK`).
+* A serial build (every rebuild) runs Kiwi in a process of its own
+  (:class:`KiwiProcess`), started before Sphinx reads: its model loads while the pages
+  are read, not when the first page with new Korean text is indexed.
 * ``static/jaxko-search.js`` (search.html only) replaces the result excerpts of
   searchtools.js, which looked for those keys, marks and all, in the page text and so
   showed no excerpt for most Korean results: it finds the query's words (keys without
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from pathlib import Path
 from typing import Iterable
@@ -211,6 +215,8 @@ JS_STEMMER = _js_stemmer()
 
 
 KIWI_OPTIONS = {"load_typo_dict": False, "load_multi_dict": False}
+# Kiwi's threads in a serial build, whose other core is otherwise idle.
+SERIAL_KIWI_THREADS = 2
 
 
 class KoreanMorphology:
@@ -280,7 +286,8 @@ def korean_runs(text: str) -> str:
 
 # What the HTML build asked for (set at config-inited, read when the index is built,
 # which happens in the main process even in parallel builds).
-_SETTINGS: dict = {"morphology": True, "glossary": None, "cache": None, "workers": 2}
+_SETTINGS: dict = {"morphology": True, "glossary": None, "cache": None, "workers": 2,
+                   "kiwi": None}
 
 
 class NounCache:
@@ -335,6 +342,110 @@ def _morphology(glossary: str | None, workers: int | None) -> KoreanMorphology |
         return None
 
 
+def _serve_kiwi(conn, parents, glossary: str | None, workers: int | None) -> None:
+    """The Kiwi process (:class:`KiwiProcess`): load the model, analyse once (Kiwi
+    builds its tables on the first analysis, which takes as long as the load), then
+    answer each batch of texts with their nouns until the build's end closes the pipe."""
+    parents.close()  # inherited by the fork: the end the build holds
+    # Nothing waits on this process's output (the build reads its stderr to the end)
+    # and it takes only the CPU no one else wants until the build asks it for nouns.
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.dup2(quiet, 2)
+    try:
+        os.nice(10)
+    except OSError:
+        pass
+    morphology = _morphology(glossary, workers)
+    if morphology is not None:
+        morphology.nouns("가")
+    while True:
+        try:
+            texts = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            if morphology is None:
+                raise ImportError("kiwipiepy")
+            conn.send((True, morphology.nouns_of_many(texts)))
+        except Exception as err:  # noqa: BLE001 - the build analyses them itself
+            conn.send((False, repr(err)))
+
+
+class KiwiProcess:
+    """Kiwi's nouns, from a process forked when a serial build starts.
+
+    Kiwi takes a second to load its model and about as long again for its first
+    analysis, holding the interpreter's lock throughout. A serial build (every rebuild:
+    ``jaxko site build`` runs them with ``-j 1``) would pay that when it writes its first
+    page with Korean text not seen before: after any edit of a Korean message. Forked
+    before Sphinx starts (:func:`start_ahead`, by :mod:`jaxko.site.early_sphinx`) or
+    when the builder is set up, the process loads Kiwi at a low priority on the other
+    core while the command gates the catalogs and Sphinx reads; the texts go to it in
+    batches. It runs the same :class:`KoreanMorphology` (same options, same user words),
+    so the nouns are the same; if it fails, the build loads Kiwi itself. A parallel
+    build (a first build) does not use one: its writer processes analyse their pages
+    and keep both cores busy."""
+
+    def __init__(self, glossary: str | None, workers: int | None) -> None:
+        import multiprocessing
+
+        self.glossary, self.workers = glossary, workers
+        context = multiprocessing.get_context("fork")
+        self._conn, theirs = context.Pipe()
+        # A daemon: an interpreter that exits normally ends it instead of waiting for it.
+        self._process = context.Process(target=_serve_kiwi, name="jaxko-kiwi", daemon=True,
+                                        args=(theirs, self._conn, glossary, workers))
+        self._process.start()
+        theirs.close()
+        self._failed = False
+
+    def nouns_of_many(self, texts: list[str]) -> dict[str, list[str]]:
+        unique = list(dict.fromkeys(texts))
+        if not self._failed:
+            try:
+                self._conn.send(unique)
+                answered, nouns = self._conn.recv()
+            except (EOFError, OSError) as err:
+                answered, nouns = False, repr(err)
+            if answered:
+                return nouns
+            self._failed = True
+            logger.info("jaxko.site.search: the Kiwi process failed (%s); analysing here", nouns)
+        local = _morphology(self.glossary, self.workers)
+        return local.nouns_of_many(unique) if local is not None else {t: [] for t in unique}
+
+    def nouns(self, text: str) -> list[str]:
+        return self.nouns_of_many([text])[text]
+
+    def close(self) -> None:
+        """End the process, loaded or not (a build with no new Korean text never asks)."""
+        self._conn.close()
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join(timeout=5)
+
+
+# A Kiwi process started before Sphinx was (:func:`start_ahead`), for the build to take.
+_AHEAD: list[KiwiProcess] = []
+
+
+def start_ahead(glossary: str) -> None:
+    """Start the Kiwi process of a serial build before Sphinx starts: in
+    :mod:`jaxko.site.early_sphinx`'s process, while the build command checks and gates
+    the catalogs. The build takes it if its settings are these (:func:`_start_kiwi`);
+    :func:`stop_ahead` ends one it did not take."""
+    from jaxko.forked import single_threaded
+
+    if _kiwi_installed() and single_threaded():
+        _AHEAD.append(KiwiProcess(glossary, SERIAL_KIWI_THREADS))
+
+
+def stop_ahead() -> None:
+    while _AHEAD:
+        _AHEAD.pop().close()
+
+
 class SearchKorean(SearchLanguage):
     """Sphinx search language ``ko`` (see the module docstring)."""
 
@@ -351,8 +462,11 @@ class SearchKorean(SearchLanguage):
     @property
     def morphology(self) -> KoreanMorphology | None:
         if self._morphology is False:
-            self._morphology = (_morphology(_SETTINGS["glossary"], _SETTINGS["workers"])
-                                if _SETTINGS["morphology"] else None)
+            if not _SETTINGS["morphology"]:
+                self._morphology = None
+            else:
+                self._morphology = _SETTINGS["kiwi"] or _morphology(_SETTINGS["glossary"],
+                                                                    _SETTINGS["workers"])
         return self._morphology
 
     def split(self, input: str) -> list[str]:
@@ -416,11 +530,47 @@ def _register(app, config) -> None:
     app.add_search_language(SearchKorean)
     _SETTINGS["morphology"] = bool(config.jaxko_search_morphology)
     _SETTINGS["glossary"] = config.jaxko_glossary_path or None
-    _SETTINGS["workers"] = 2 if app.parallel <= 1 else None
+    _SETTINGS["workers"] = SERIAL_KIWI_THREADS if app.parallel <= 1 else None
     _SETTINGS["cache"] = None
     if _SETTINGS["morphology"]:
         _SETTINGS["cache"] = NounCache(Path(app.doctreedir) / "jaxko-nouns.json",
                                        _signature(_SETTINGS["glossary"]))
+
+
+def _start_kiwi(app) -> None:
+    """A serial HTML build with Kiwi: load it in a process of its own (:class:`KiwiProcess`).
+    A parallel build analyses in its writer processes, which keep both cores busy."""
+    from jaxko.forked import single_threaded
+
+    _SETTINGS["kiwi"] = None
+    ahead = _AHEAD.pop() if _AHEAD else None
+    stop_ahead()
+    if (app.builder.format != "html" or not app.config.jaxko_korean_search
+            or not _SETTINGS["morphology"] or app.parallel > 1):
+        if ahead is not None:
+            ahead.close()
+        return
+    if ahead is not None and (ahead.glossary, ahead.workers) == (_SETTINGS["glossary"],
+                                                                 _SETTINGS["workers"]):
+        _SETTINGS["kiwi"] = ahead
+        return
+    if ahead is not None:
+        ahead.close()
+    if single_threaded() and _kiwi_installed():
+        _SETTINGS["kiwi"] = KiwiProcess(_SETTINGS["glossary"], _SETTINGS["workers"])
+
+
+def _kiwi_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("kiwipiepy") is not None
+
+
+def _stop_kiwi(app, exc) -> None:
+    kiwi: KiwiProcess | None = _SETTINGS["kiwi"]
+    _SETTINGS["kiwi"] = None
+    if kiwi is not None:
+        kiwi.close()
 
 
 def _analyse_page(app, doctree, docname: str) -> None:
@@ -465,7 +615,9 @@ def setup(app):
     app.add_config_value("jaxko_glossary_path", str(paths.repo_root() / "glossary" / "ko.yaml"),
                          "env", types=[str])
     app.connect("config-inited", _register)
+    app.connect("builder-inited", _start_kiwi)
     app.connect("doctree-resolved", _analyse_page)
+    app.connect("build-finished", _stop_kiwi)
     app.connect("build-finished", _save_cache)
     app.connect("html-page-context", _search_page)
     app.connect("build-finished", _copy_script)

@@ -1,0 +1,137 @@
+"""jaxko.site.search.KiwiProcess: a serial build (every rebuild) loads Kiwi in a process
+of its own, started before Sphinx reads; the search index is the one Kiwi gives in the
+build's own process (real Kiwi, real Sphinx on the site fixture)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import polib
+import pytest
+
+from conftest import processes_mentioning
+from jaxko.site import build as site_build
+from jaxko.site import search
+from jaxko.site.state import BuildState
+from test_site import SITE, _copy_docs, docs_for, search_index
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _texts(count: int = 200) -> list[str]:
+    """Korean of the project's own catalogs, as the index sends it to Kiwi."""
+    texts = [search.korean_runs(e.msgstr) for name in ("automatic-differentiation", "faq")
+             for e in polib.pofile(str(ROOT / "locale" / "ko" / "LC_MESSAGES" / f"{name}.po"))
+             if e.msgstr]
+    return [t for t in texts if t][:count]
+
+
+def test_the_process_gives_kiwis_own_nouns():
+    texts = _texts()
+    assert len(texts) > 50
+    kiwi = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)
+    try:
+        theirs = kiwi.nouns_of_many(texts)
+        assert kiwi.nouns(texts[0]) == theirs[texts[0]]
+    finally:
+        kiwi.close()
+    assert not kiwi._process.is_alive()
+    ours = search.KoreanMorphology(workers=search.SERIAL_KIWI_THREADS).nouns_of_many(texts)
+    assert theirs == ours
+    assert any(nouns for nouns in ours.values())
+
+
+def test_one_started_ahead_ends_unless_taken():
+    """The early Sphinx process starts one before Sphinx; a build that stops before
+    Sphinx takes it must not leave it running. (In a process of its own: one is
+    started only from a process with one thread, and Kiwi's threads run in this one.)"""
+    script = (
+        "import sys\n"
+        "from jaxko.site import search\n"
+        "search.start_ahead(sys.argv[1])\n"
+        "process = search._AHEAD[0]._process\n"
+        "assert process.is_alive()\n"
+        "search.stop_ahead()\n"
+        "assert search._AHEAD == [] and not process.is_alive()\n"
+        "print('ended', process.exitcode)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(SITE / "glossary.yaml")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ended ")
+
+
+def test_a_process_that_died_leaves_the_nouns_to_the_build():
+    texts = _texts(40)
+    kiwi = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)
+    try:
+        os.kill(kiwi._process.pid, signal.SIGKILL)
+        kiwi._process.join(timeout=10)
+        assert kiwi.nouns_of_many(texts) == search.KoreanMorphology().nouns_of_many(texts)
+    finally:
+        kiwi.close()
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    """The site fixture built serially (as every rebuild is) and in parallel."""
+    tmp = tmp_path_factory.mktemp("kiwi-process")
+    built = {}
+    for name, jobs in (("serial", "1"), ("parallel", "3")):
+        built[name] = site_build.build(
+            execute=False, srcdir=_copy_docs(tmp / name), outdir=tmp / name / "html",
+            locale_dir=SITE / "locale", glossary=SITE / "glossary.yaml", jobs=jobs)
+    return tmp, built
+
+
+def test_a_serial_build_indexes_with_kiwi_outside_sphinx(builds):
+    tmp, built = builds
+    serial, parallel = built["serial"], built["parallel"]
+    ours = search_index(serial)
+    # A noun only Kiwi finds (inside 예측값): Kiwi analysed this build's text...
+    assert "mystnb" in docs_for(ours, search.stem("예측"))
+    # ... and not in Sphinx's process, which lists every module it imported.
+    listed = (BuildState(serial.outdir).folder / "sphinx-modules.txt").read_text(
+        encoding="utf-8").split()
+    assert "sphinx.application" in listed
+    assert not [name for name in listed if name.startswith("kiwipiepy")]
+    # The index is the one of a build that analyses in its own processes.
+    assert ours == search_index(parallel)
+    assert (serial.outdir / "searchindex.js").read_bytes() == \
+        (parallel.outdir / "searchindex.js").read_bytes()
+    # Nothing of the build is left running: the Sphinx process and its Kiwi process
+    # (whose command lines name the build's kept state) have ended.
+    assert processes_mentioning(str(tmp / "serial")) == []
+
+
+def test_a_rebuild_with_new_text_indexes_it(builds, tmp_path):
+    """A rebuild (a Sphinx process that starts Kiwi's before it reads) indexes the new
+    text of an edited message the same as a fresh build of the edited catalogs does."""
+    tmp, built = builds
+    locale = tmp_path / "locale"
+    shutil.copytree(SITE / "locale", locale)
+    path = locale / "ko" / "LC_MESSAGES" / "guide.po"
+    catalog = polib.pofile(str(path))
+    # A paragraph (the first message is the page's title, which other pages show too)
+    entry = [e for e in catalog if e.msgstr and not e.obsolete][1]
+    entry.msgstr += " 고양이자동차를 봅니다."
+    catalog.save(str(path))
+    outdir = tmp / "serial" / "html"
+    rebuilt = site_build.build(execute=False, srcdir=tmp / "serial" / "docs", outdir=outdir,
+                               locale_dir=locale, glossary=SITE / "glossary.yaml", jobs="1")
+    fresh = site_build.build(execute=False, srcdir=_copy_docs(tmp_path / "fresh"),
+                             outdir=tmp_path / "fresh" / "html", locale_dir=locale,
+                             glossary=SITE / "glossary.yaml", jobs="3")
+    ours = search_index(rebuilt)
+    # Kiwi's nouns of the new text (inside 고양이자동차를)
+    assert "guide" in docs_for(ours, search.stem("고양이"))
+    assert "guide" in docs_for(ours, search.stem("자동차"))
+    assert ours == search_index(fresh)
+    listed = (BuildState(outdir).folder / "sphinx-modules.txt").read_text(
+        encoding="utf-8").split()
+    assert not [name for name in listed if name.startswith("kiwipiepy")]
+    assert processes_mentioning(str(tmp / "serial")) == []
