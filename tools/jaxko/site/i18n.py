@@ -50,6 +50,17 @@ changes no output.) The same holds for MyST's Markdown parser, which MyST builds
 for every parse (``create_md_parser``: a markdown-it instance with its rules and
 plugins): a translated fragment without front matter is rendered by one parser per
 MyST configuration (:func:`_fragment_parser`).
+
+Another cost: ``Locale`` parses every translated message twice. Its first pass parses
+each one to find section titles whose reference names change (and glossary terms),
+then drops the parse of every other message; its second pass parses them all again to
+translate them. :class:`TitlesFirst` gives the first pass, for a message that is
+neither a section's title nor a term, an empty element instead of a parse: the first
+pass skips a message whose parse is no paragraph, as it would have skipped it after
+parsing, and the second pass parses it as before. The doctree is the same (tested:
+every page of the site fixture, byte for byte, against ``-D
+jaxko_locale_titles_first=0``); a msgstr that does not parse is warned about once,
+where it was warned about twice.
 """
 
 from __future__ import annotations
@@ -69,11 +80,17 @@ from myst_parser.mdit_to_docutils import base as myst_renderer
 from myst_parser.mdit_to_docutils.sphinx_ import SphinxRenderer
 from myst_parser.parsers.mdit import create_md_parser
 from myst_parser.parsers.sphinx_ import MystParser
+from sphinx.transforms import SphinxTransform
+from sphinx.transforms import i18n as sphinx_i18n
 from sphinx.transforms.i18n import Locale
 from sphinx.transforms.post_transforms.code import TrimDoctestFlagsTransform
 
 from jaxko.site import translated_markup
 from jaxko.site.gate import untrusted
+
+# Sphinx's own, before setup() puts TitlesFirst's in their place for Locale.
+_extract_messages = sphinx_i18n.extract_messages
+_publish_msgstr = sphinx_i18n.publish_msgstr
 
 # What Locale passes for a literal block, and what it appends when a msgstr ends in
 # '::' (then indented with the rest): both from sphinx/transforms/i18n.py.
@@ -225,10 +242,67 @@ class TrimDoctestFlagsBeforeLocale(TrimDoctestFlagsTransform):
             self.strip_doctest_flags(block)
 
 
+class TitlesFirst:
+    """Which pass of ``Locale`` is running, and on which message: what Locale's first
+    pass needs parsed (see the module docstring). One ``Locale`` runs at a time in a
+    process (Sphinx reads in processes, not threads)."""
+
+    document: nodes.document | None = None
+    passes = 0
+    node: nodes.Node | None = None
+
+    @classmethod
+    def extract_messages(cls, doctree):
+        if doctree is not cls.document:
+            yield from _extract_messages(doctree)
+            return
+        cls.passes += 1
+        for node, msg in _extract_messages(doctree):
+            cls.node = node
+            yield node, msg
+
+    @classmethod
+    def publish_msgstr(cls, app, source, source_path, source_line, config, settings):
+        document, node = cls.document, cls.node
+        if (document is not None and settings is document.settings and cls.passes == 1
+                and node is not None and not _first_pass_needs(node)):
+            return nodes.Element()  # no paragraph: the first pass moves on
+        return _publish_msgstr(app, source, source_path, source_line, config, settings)
+
+
+def _first_pass_needs(node: nodes.Node) -> bool:
+    """What Locale's first pass uses a parse for (``_NodeUpdater.update_title_mapping``
+    and its glossary-term branch)."""
+    return (isinstance(node, nodes.title) and isinstance(node.parent, nodes.section)) \
+        or isinstance(node, nodes.term)
+
+
+class _LocaleStarts(SphinxTransform):
+    default_priority = Locale.default_priority - 1
+
+    def apply(self, **kwargs) -> None:
+        on = self.config.jaxko_locale_titles_first
+        TitlesFirst.document = self.document if on else None
+        TitlesFirst.passes, TitlesFirst.node = 0, None
+
+
+class _LocaleEnded(SphinxTransform):
+    default_priority = Locale.default_priority + 1
+
+    def apply(self, **kwargs) -> None:
+        TitlesFirst.document, TitlesFirst.passes, TitlesFirst.node = None, 0, None
+
+
 def setup(app):
     myst_renderer.make_document = make_document
+    sphinx_i18n.extract_messages = TitlesFirst.extract_messages
+    sphinx_i18n.publish_msgstr = TitlesFirst.publish_msgstr
+    app.add_transform(_LocaleStarts)
+    app.add_transform(_LocaleEnded)
     app.setup_extension("myst_nb")
     app.add_config_value("jaxko_i18n_fixes", True, "env", types=[bool])
+    # Off: Locale parses every message twice, as plain Sphinx does (the tests compare).
+    app.add_config_value("jaxko_locale_titles_first", True, "env", types=[bool])
     app.add_source_parser(TranslatedMessageParser, override=True)
     app.add_transform(TrimDoctestFlagsBeforeLocale)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
