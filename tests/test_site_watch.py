@@ -3,6 +3,7 @@ and writes the pages ``jaxko site build`` writes (real Sphinx, the gate's fixtur
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -12,7 +13,8 @@ from pathlib import Path
 import polib
 import pytest
 
-from conftest import ROOT, run_jaxko
+from conftest import ROOT, processes_mentioning, run_jaxko
+from jaxko.site.search import stem
 from test_site_gate import _tree
 
 BUILD = ("--no-execute", "--no-notebooks")
@@ -111,6 +113,30 @@ def test_the_watcher_writes_the_pages_the_build_command_writes(tree, tmp_path):
     different = [str(p) for p in pages
                  if (tmp_path / "a" / p).read_bytes() != (tmp_path / "b" / p).read_bytes()]
     assert different == []
+
+
+def test_an_edits_new_korean_is_indexed_as_a_fresh_build_indexes_it(tree, tmp_path):
+    """The warm process keeps Kiwi loaded for the next build (jaxko.site.search.
+    KiwiProcess): the search index after a watched edit is that of a fresh build of the
+    edited catalogs, and nothing is left running when the watcher ends."""
+    docs, locale, catalog = tree
+    outdir = tmp_path / "html"
+    proc = _start(*_options(docs, locale, outdir), "--builds", "2")
+    seen: list[str] = []
+    try:
+        _until_watching(proc, seen)
+        _set(catalog, "Paragraph 1 of page.", "고양이자동차를 새로 씁니다.")
+        rest, _ = proc.communicate(timeout=300)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, "".join(seen) + rest
+    fresh = run_jaxko("site", "build", *_options(docs, locale, tmp_path / "fresh"))
+    assert fresh.returncode == 0, fresh.stdout + fresh.stderr
+    watched = (outdir / "searchindex.js").read_text(encoding="utf-8")
+    terms = json.loads(watched[watched.index("(") + 1: watched.rindex(")")])["terms"]
+    assert stem("자동차") in terms  # a noun only Kiwi finds, inside 고양이자동차를
+    assert watched == (tmp_path / "fresh" / "searchindex.js").read_text(encoding="utf-8")
+    assert processes_mentioning(str(tmp_path)) == []
 
 
 def test_ctrl_c_stops_the_watcher_cleanly(tree, tmp_path):

@@ -398,6 +398,7 @@ class KiwiProcess:
                                         args=(theirs, self._conn, glossary, workers))
         self._process.start()
         theirs.close()
+        self._owner = os.getpid()
         self._failed = False
 
     def nouns_of_many(self, texts: list[str]) -> dict[str, list[str]]:
@@ -419,8 +420,12 @@ class KiwiProcess:
         return self.nouns_of_many([text])[text]
 
     def close(self) -> None:
-        """End the process, loaded or not (a build with no new Korean text never asks)."""
+        """End the process, loaded or not (a build with no new Korean text never asks).
+        In a fork of the process that started it (a build of ``jaxko site watch``), only
+        this end of the pipe: the process that started it ends it."""
         self._conn.close()
+        if os.getpid() != self._owner:
+            return
         if self._process.is_alive():
             self._process.terminate()
         self._process.join(timeout=5)

@@ -7,7 +7,10 @@ pays that once: a *warm* process (:class:`WarmSphinx`) imports every module the 
 build imported, and each build runs in a fresh fork of it, so every build starts from
 the same clean state as a new process would, without the imports. The rest of the
 build (input checks, the security gate, the stats, the audit) is the same code as
-``jaxko site build``, with the same kept state (:mod:`jaxko.site.state`).
+``jaxko site build``, with the same kept state (:mod:`jaxko.site.state`). Between
+builds the warm process also keeps Kiwi loaded for the next build's search index
+(:class:`jaxko.site.search.KiwiProcess`), so an edit's new Korean text is analysed
+without waiting for the model.
 
 Inputs watched: every file under the locale folder (catalogs, review records,
 assignments) and the glossary. The staged upstream is not watched: after ``jaxko
@@ -45,6 +48,20 @@ def _run_child(argv: list[str], env: dict, stderr_path: str, modules_path: str |
         os._exit(status)
 
 
+def _kiwi_for_next_build(argv: list[str]) -> None:
+    """After a build of a translated site: Kiwi loaded for the next build (a rebuild,
+    serial) while the watcher waits for an edit (:func:`jaxko.site.search.start_ahead`).
+    That build's fork takes it if its settings are these; the one before is ended here,
+    where it was started."""
+    from jaxko.site import search
+
+    search.stop_ahead()
+    defines = dict(value.split("=", 1) for flag, value in zip(argv, argv[1:])
+                   if flag == "-D" and "=" in value)
+    if defines.get("language", "en") != "en" and defines.get("jaxko_glossary_path"):
+        search.start_ahead(defines["jaxko_glossary_path"])
+
+
 def _serve(conn, parents) -> None:
     """The warm process: each request forks a child that runs one Sphinx build."""
     parents.close()  # inherited by the fork: the end the watcher holds
@@ -61,6 +78,7 @@ def _serve(conn, parents) -> None:
             _, status = os.waitpid(pid, 0)
             if modules_path is not None and Path(modules_path).is_file():
                 import_ahead(Path(modules_path).read_text(encoding="utf-8").split())
+            _kiwi_for_next_build(argv)
             conn.send(os.waitstatus_to_exitcode(status))
     except KeyboardInterrupt:
         return
