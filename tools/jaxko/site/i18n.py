@@ -61,6 +61,16 @@ parsing, and the second pass parses it as before. The doctree is the same (teste
 every page of the site fixture, byte for byte, against ``-D
 jaxko_locale_titles_first=0``); a msgstr that does not parse is warned about once,
 where it was warned about twice.
+
+And a cost in every page read: ``Locale`` moves the nodes of each parsed msgstr into
+the page, and each keeps a reference to the document the msgstr was parsed into
+(docutils' ``Node.document``), whose settings hold Sphinx's whole build environment.
+Sphinx pickles each page's doctree after reading it and unpickles it to write it, so a
+Korean page's doctree carried a copy of the environment and of each fragment's
+document (on ``about``: 85 KB, where the page's own nodes take under 10). At
+``doctree-read``, after every transform, :func:`drop_fragment_documents` points those
+nodes back to the page they are in, as nodes parsed with the page are (``-D
+jaxko_drop_fragment_documents=0`` leaves them, for the tests' comparison).
 """
 
 from __future__ import annotations
@@ -277,6 +287,19 @@ def _first_pass_needs(node: nodes.Node) -> bool:
         or isinstance(node, nodes.term)
 
 
+def _drop_fragment_documents(app, doctree: nodes.document) -> None:
+    if app.config.jaxko_drop_fragment_documents:  # off: as plain Sphinx (the tests compare)
+        drop_fragment_documents(doctree)
+
+
+def drop_fragment_documents(doctree: nodes.document) -> None:
+    """Nodes moved in from a translated message's own document belong to the page (see
+    the module docstring): their ``document`` is then their parent's, the page's."""
+    for node in doctree.findall():
+        if node is not doctree and node.__dict__.get("_document") not in (None, doctree):
+            del node.__dict__["_document"]
+
+
 class _LocaleStarts(SphinxTransform):
     default_priority = Locale.default_priority - 1
 
@@ -299,6 +322,8 @@ def setup(app):
     sphinx_i18n.publish_msgstr = TitlesFirst.publish_msgstr
     app.add_transform(_LocaleStarts)
     app.add_transform(_LocaleEnded)
+    app.add_config_value("jaxko_drop_fragment_documents", True, "env", types=[bool])
+    app.connect("doctree-read", _drop_fragment_documents, priority=900)
     app.setup_extension("myst_nb")
     app.add_config_value("jaxko_i18n_fixes", True, "env", types=[bool])
     # Off: Locale parses every message twice, as plain Sphinx does (the tests compare).
