@@ -4,9 +4,7 @@ build's own process (real Kiwi, real Sphinx on the site fixture)."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,57 +21,65 @@ from test_site import SITE, _copy_docs, docs_for, search_index
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _texts(count: int = 200) -> list[str]:
-    """Korean of the project's own catalogs, as the index sends it to Kiwi."""
-    texts = [search.korean_runs(e.msgstr) for name in ("automatic-differentiation", "faq")
-             for e in polib.pofile(str(ROOT / "locale" / "ko" / "LC_MESSAGES" / f"{name}.po"))
-             if e.msgstr]
-    return [t for t in texts if t][:count]
+def _alone(body: str, *args: str) -> str:
+    """``body`` run in a new Python process; what it printed. A Kiwi process is forked,
+    and a test runner's worker may run JAX's threads (a fork there could deadlock; the
+    build forks one only from a process with one thread)."""
+    preamble = (
+        "import os, signal, sys\n"
+        "import polib\n"
+        "from jaxko.site import search\n"
+        f"ROOT = {str(ROOT)!r}\n"
+        "texts = [search.korean_runs(e.msgstr) for name in ('automatic-differentiation', 'faq')\n"
+        "         for e in polib.pofile(f'{ROOT}/locale/ko/LC_MESSAGES/{name}.po') if e.msgstr]\n"
+        "texts = [t for t in texts if t][:200]\n")
+    done = subprocess.run([sys.executable, "-c", preamble + body, *args],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def test_the_process_gives_kiwis_own_nouns():
-    texts = _texts()
-    assert len(texts) > 50
-    kiwi = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)
-    try:
-        theirs = kiwi.nouns_of_many(texts)
-        assert kiwi.nouns(texts[0]) == theirs[texts[0]]
-    finally:
-        kiwi.close()
-    assert not kiwi._process.is_alive()
-    ours = search.KoreanMorphology(workers=search.SERIAL_KIWI_THREADS).nouns_of_many(texts)
-    assert theirs == ours
-    assert any(nouns for nouns in ours.values())
+    printed = _alone(
+        "assert len(texts) > 50\n"
+        "kiwi = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)\n"
+        "try:\n"
+        "    theirs = kiwi.nouns_of_many(texts)\n"
+        "    assert kiwi.nouns(texts[0]) == theirs[texts[0]]\n"
+        "finally:\n"
+        "    kiwi.close()\n"
+        "assert not kiwi._process.is_alive()\n"
+        "ours = search.KoreanMorphology(workers=search.SERIAL_KIWI_THREADS).nouns_of_many(texts)\n"
+        "assert theirs == ours, 'nouns differ'\n"
+        "print(sum(1 for nouns in ours.values() if nouns), 'texts with nouns')\n")
+    assert int(printed.split()[0]) > 50
 
 
 def test_one_started_ahead_ends_unless_taken():
     """The early Sphinx process starts one before Sphinx; a build that stops before
-    Sphinx takes it must not leave it running. (In a process of its own: one is
-    started only from a process with one thread, and Kiwi's threads run in this one.)"""
-    script = (
-        "import sys\n"
-        "from jaxko.site import search\n"
+    Sphinx takes it must not leave it running."""
+    printed = _alone(
         "search.start_ahead(sys.argv[1])\n"
         "process = search._AHEAD[0]._process\n"
         "assert process.is_alive()\n"
         "search.stop_ahead()\n"
         "assert search._AHEAD == [] and not process.is_alive()\n"
-        "print('ended', process.exitcode)\n")
-    done = subprocess.run([sys.executable, "-c", script, str(SITE / "glossary.yaml")],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("ended ")
+        "print('ended', process.exitcode)\n", str(SITE / "glossary.yaml"))
+    assert printed.startswith("ended ")
 
 
 def test_a_process_that_died_leaves_the_nouns_to_the_build():
-    texts = _texts(40)
-    kiwi = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)
-    try:
-        os.kill(kiwi._process.pid, signal.SIGKILL)
-        kiwi._process.join(timeout=10)
-        assert kiwi.nouns_of_many(texts) == search.KoreanMorphology().nouns_of_many(texts)
-    finally:
-        kiwi.close()
+    printed = _alone(
+        "texts = texts[:40]\n"
+        "kiwi = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)\n"
+        "try:\n"
+        "    os.kill(kiwi._process.pid, signal.SIGKILL)\n"
+        "    kiwi._process.join(timeout=10)\n"
+        "    assert kiwi.nouns_of_many(texts) == search.KoreanMorphology().nouns_of_many(texts)\n"
+        "finally:\n"
+        "    kiwi.close()\n"
+        "print('analysed here', kiwi._failed)\n")
+    assert printed.strip() == "analysed here True"
 
 
 @pytest.fixture(scope="module")

@@ -50,20 +50,27 @@ def tree(tmp_path):
     return docs, locale, locale / "ko" / "LC_MESSAGES" / "page.po"
 
 
-def test_an_edit_is_built_again_and_shows_on_the_page(tree, tmp_path):
+def _one_edit_watched(tree, outdir: Path, msgstr: str) -> tuple[str, str]:
+    """The watcher's first build, then ``msgstr`` saved for 'Paragraph 1 of page.' and
+    the build it starts; what it printed before the edit and after."""
     docs, locale, catalog = tree
-    outdir = tmp_path / "html"
     proc = _start(*_options(docs, locale, outdir), "--builds", "2")
     seen: list[str] = []
     try:
         _until_watching(proc, seen)
-        assert "고쳐 쓴 문단" not in (outdir / "page.html").read_text(encoding="utf-8")
-        _set(catalog, "Paragraph 1 of page.", "고쳐 쓴 문단입니다.")
+        assert msgstr not in (outdir / "page.html").read_text(encoding="utf-8")
+        _set(catalog, "Paragraph 1 of page.", msgstr)
         rest, _ = proc.communicate(timeout=300)
     finally:
         proc.kill()
-    output = "".join(seen) + rest
-    assert proc.returncode == 0, output
+    assert proc.returncode == 0, "".join(seen) + rest
+    return "".join(seen), rest
+
+
+def test_an_edit_is_built_again_and_shows_on_the_page(tree, tmp_path):
+    outdir = tmp_path / "html"
+    before, rest = _one_edit_watched(tree, outdir, "고쳐 쓴 문단입니다.")
+    output = before + rest
     assert output.count("built ") == 2, output
     assert "Sphinx: 1 documents read" in rest, rest  # the edited page only
     assert "고쳐 쓴 문단입니다." in (outdir / "page.html").read_text(encoding="utf-8")
@@ -119,17 +126,9 @@ def test_an_edits_new_korean_is_indexed_as_a_fresh_build_indexes_it(tree, tmp_pa
     """The warm process keeps Kiwi loaded for the next build (jaxko.site.search.
     KiwiProcess): the search index after a watched edit is that of a fresh build of the
     edited catalogs, and nothing is left running when the watcher ends."""
-    docs, locale, catalog = tree
+    docs, locale, _catalog = tree
     outdir = tmp_path / "html"
-    proc = _start(*_options(docs, locale, outdir), "--builds", "2")
-    seen: list[str] = []
-    try:
-        _until_watching(proc, seen)
-        _set(catalog, "Paragraph 1 of page.", "고양이자동차를 새로 씁니다.")
-        rest, _ = proc.communicate(timeout=300)
-    finally:
-        proc.kill()
-    assert proc.returncode == 0, "".join(seen) + rest
+    _one_edit_watched(tree, outdir, "고양이자동차를 새로 씁니다.")
     fresh = run_jaxko("site", "build", *_options(docs, locale, tmp_path / "fresh"))
     assert fresh.returncode == 0, fresh.stdout + fresh.stderr
     watched = (outdir / "searchindex.js").read_text(encoding="utf-8")

@@ -312,7 +312,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         jobs = "1" if rebuild else str((os.cpu_count() or 1) + 1)
     # A serial Korean build loads Kiwi (the search index's) in a process of its own,
     # started with Sphinx's (jaxko.site.search.KiwiProcess).
-    kiwi = glossary if language != "en" and jobs == "1" else None
+    morphology = (overrides or {}).get("jaxko_search_morphology", "1") not in ("0", "False")
+    kiwi = glossary if language != "en" and jobs == "1" and morphology else None
     early = EarlySphinx(env, state.folder / "sphinx-modules.txt", kiwi=kiwi) \
         if sphinx is None else None
     sphinx = sphinx or early

@@ -57,10 +57,10 @@ then drops the parse of every other message; its second pass parses them all aga
 translate them. :class:`TitlesFirst` gives the first pass, for a message that is
 neither a section's title nor a term, an empty element instead of a parse: the first
 pass skips a message whose parse is no paragraph, as it would have skipped it after
-parsing, and the second pass parses it as before. The doctree is the same (tested:
-every page of the site fixture, byte for byte, against ``-D
-jaxko_locale_titles_first=0``); a msgstr that does not parse is warned about once,
-where it was warned about twice.
+parsing, and the second pass parses it as before. The pages are the same, byte for
+byte, as with ``-D jaxko_locale_titles_first=0`` (tested on a site with a referenced
+section title and a glossary term; the whole Korean site compared the same way); a
+msgstr that does not parse is warned about once, where it was warned about twice.
 
 And a cost in every page read: ``Locale`` moves the nodes of each parsed msgstr into
 the page, and each keeps a reference to the document the msgstr was parsed into
