@@ -26,13 +26,17 @@ def single_threaded() -> bool:
         return threading.active_count() == 1
 
 
+def can_fork() -> bool:
+    """Whether this process may fork now: the platform forks, and no other thread runs."""
+    return "fork" in multiprocessing.get_all_start_methods() and single_threaded()
+
+
 def fork_map(function: Callable[[T], R], items: Iterable[T], *, chunksize: int = 4) -> list[R]:
     """``[function(item) for item in items]``, in forked workers (one per core) when
     there are several items and forking is safe; an exception in one is raised here."""
     items = list(items)
     workers = min(os.cpu_count() or 1, len(items))
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods() \
-            or not single_threaded():
+    if workers < 2 or not can_fork():
         return [function(item) for item in items]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         return pool.map(function, items, chunksize=chunksize)

@@ -32,7 +32,7 @@ from jaxko.check.registry import (RULES, Edit, Finding, Hit, Record, select_rule
                                   unknown_names)
 from jaxko.check.sources import SourceIndex, guess
 from jaxko.errors import UserError
-from jaxko.forked import single_threaded
+from jaxko.forked import can_fork
 from jaxko.memo import digest_bytes, file_digest, refuse_tracked
 from jaxko import paths, upstream
 from jaxko.check.since import changed_lines
@@ -402,8 +402,7 @@ def _map(checker: Checker, tasks, options: Options):
     try:
         # Forked only where no other thread runs (jaxko.forked): a thread's lock held
         # at the fork stays held in the child.
-        if jobs > 1 and total >= PARALLEL_MIN_BYTES and hasattr(os, "fork") \
-                and single_threaded():
+        if jobs > 1 and total >= PARALLEL_MIN_BYTES and can_fork():
             outcomes = _forked(checker, tasks, jobs)
         else:
             outcomes = (_check_one(checker, task) for task in tasks)

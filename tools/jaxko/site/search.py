@@ -440,9 +440,9 @@ def start_ahead(glossary: str) -> None:
     :mod:`jaxko.site.early_sphinx`'s process, while the build command checks and gates
     the catalogs. The build takes it if its settings are these (:func:`_start_kiwi`);
     :func:`stop_ahead` ends one it did not take."""
-    from jaxko.forked import single_threaded
+    from jaxko.forked import can_fork
 
-    if _kiwi_installed() and single_threaded():
+    if _kiwi_installed() and can_fork():
         _AHEAD.append(KiwiProcess(glossary, SERIAL_KIWI_THREADS))
 
 
@@ -545,7 +545,7 @@ def _register(app, config) -> None:
 def _start_kiwi(app) -> None:
     """A serial HTML build with Kiwi: load it in a process of its own (:class:`KiwiProcess`).
     A parallel build analyses in its writer processes, which keep both cores busy."""
-    from jaxko.forked import single_threaded
+    from jaxko.forked import can_fork
 
     _SETTINGS["kiwi"] = None
     ahead = _AHEAD.pop() if _AHEAD else None
@@ -561,7 +561,7 @@ def _start_kiwi(app) -> None:
         return
     if ahead is not None:
         ahead.close()
-    if single_threaded() and _kiwi_installed():
+    if can_fork() and _kiwi_installed():
         _SETTINGS["kiwi"] = KiwiProcess(_SETTINGS["glossary"], _SETTINGS["workers"])
 
 
