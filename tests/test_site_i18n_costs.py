@@ -1,10 +1,10 @@
 """What Sphinx's i18n step costs, cut without changing a page (jaxko.site.i18n):
-``TitlesFirst`` parses a translated message once, not twice, and
+``TitlesFirst`` parses a translated message once, not twice;
 ``drop_fragment_documents`` keeps each msgstr's own parsed document (and the build
 environment its settings hold) out of the pickled doctree. The pages are byte for byte
-plain Sphinx's (real Sphinx, the project's conf.py, a small reST site with the cases
-Locale's first pass is for: a section title that a reference names, and a glossary
-term)."""
+plain Sphinx's (real Sphinx, the project's conf.py, a small site with the cases
+Locale's first pass is for: a section title that a reference and a target name, a
+title that holds a target, and a glossary term; and a MyST page)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,15 @@ First section
 
 A paragraph that links to `First section`_.
 
+.. _alias: `First section`_
+
+A paragraph that links through alias_.
+
+_`Second` section
+-----------------
+
+A paragraph under a title that holds a target.
+
 .. glossary::
 
    array
@@ -41,6 +50,9 @@ MESSAGES = {
     "Page title": "페이지 제목",
     "First section": "첫째 절",
     "A paragraph that links to `First section`_.": "`첫째 절`_ 로 가는 문단입니다.",
+    "A paragraph that links through alias_.": "alias_ 를 거쳐 가는 문단입니다.",
+    "_`Second` section": "_`둘째` 절",
+    "A paragraph under a title that holds a target.": "대상을 품은 제목 아래의 문단입니다.",
     "array": "배열",
     "A block of numbers.": "숫자의 묶음입니다.",
     "A paragraph with :term:`array`.": ":term:`array` 가 있는 문단입니다.",
@@ -105,8 +117,10 @@ def test_the_pages_are_plain_sphinxs(builds):
     assert sorted(ours) == sorted(theirs)
     assert [name for name in ours if ours[name] != theirs[name]] == []
     page = ours["page.html"].decode("utf-8")
-    # What Locale's first pass is for: the translated title keeps its reference...
-    assert "첫째 절" in page and 'href="#first-section"' in page
+    # What Locale's first pass is for: the translated title keeps its reference, and
+    # the target that names it (alias) still leads there...
+    assert "첫째 절" in page and page.count('href="#first-section"') >= 2
+    assert "둘째" in page
     # ... and the term its entry; every other message is translated in the second pass.
     assert "숫자의 묶음입니다." in page and "가 있는 문단입니다." in page
 
