@@ -222,7 +222,8 @@ SERIAL_KIWI_THREADS = 2
 class KoreanMorphology:
     """Nouns of Korean text by Kiwi, with the glossary's renderings as known words."""
 
-    def __init__(self, user_words: Iterable[str] = (), workers: int | None = 2):
+    def __init__(self, user_words: Iterable[str] = (),
+                 workers: int | None = SERIAL_KIWI_THREADS):
         """``workers``: threads Kiwi spreads a batch of texts over; None for none (each
         text is analysed in the calling thread). Two for a serial Sphinx build, whose
         other core is otherwise idle; none for a parallel one (:func:`_register`), whose
@@ -286,8 +287,8 @@ def korean_runs(text: str) -> str:
 
 # What the HTML build asked for (set at config-inited, read when the index is built,
 # which happens in the main process even in parallel builds).
-_SETTINGS: dict = {"morphology": True, "glossary": None, "cache": None, "workers": 2,
-                   "kiwi": None}
+_SETTINGS: dict = {"morphology": True, "glossary": None, "cache": None,
+                   "workers": SERIAL_KIWI_THREADS, "kiwi": None}
 
 
 class NounCache:
@@ -550,19 +551,16 @@ def _start_kiwi(app) -> None:
     _SETTINGS["kiwi"] = None
     ahead = _AHEAD.pop() if _AHEAD else None
     stop_ahead()
-    if (app.builder.format != "html" or not app.config.jaxko_korean_search
-            or not _SETTINGS["morphology"] or app.parallel > 1):
-        if ahead is not None:
-            ahead.close()
-        return
-    if ahead is not None and (ahead.glossary, ahead.workers) == (_SETTINGS["glossary"],
-                                                                 _SETTINGS["workers"]):
+    wanted = (app.builder.format == "html" and app.config.jaxko_korean_search
+              and _SETTINGS["morphology"] and app.parallel <= 1)
+    settings = (_SETTINGS["glossary"], _SETTINGS["workers"])
+    if ahead is not None and wanted and (ahead.glossary, ahead.workers) == settings:
         _SETTINGS["kiwi"] = ahead
         return
     if ahead is not None:
         ahead.close()
-    if can_fork() and _kiwi_installed():
-        _SETTINGS["kiwi"] = KiwiProcess(_SETTINGS["glossary"], _SETTINGS["workers"])
+    if wanted and can_fork() and _kiwi_installed():
+        _SETTINGS["kiwi"] = KiwiProcess(*settings)
 
 
 def _kiwi_installed() -> bool:
