@@ -107,3 +107,83 @@ def test_without_a_folder_every_page_is_rendered(tmp_path):
     for root, extensions in ((plain_root, []), (off_root, ["jaxko.site.navigation"])):
         _build(root, _project(root, extensions), kept=None)
     _same_pages(plain_root, off_root)
+
+
+# A site whose navigation depends on the page in every way Sphinx knows: pages in
+# folders (relative links), a title with markup, a caption, a hidden toctree, a link
+# and a 'self' entry, a page with :tocdepth:, a toctree under ``only`` (a page's own
+# navigation lists it, another's does not: Sphinx copies an ancestor's table of
+# contents without evaluating ``only``), and a page without a title (a warning for
+# every page whose navigation resolves the toctree that lists it: that toctree is
+# resolved for each page, the other is kept).
+SHARED_PAGES = {
+    "index.rst": "Index\n=====\n\n.. toctree::\n   :caption: Guides\n\n   guide/index\n"
+                 "   cond\n   https://example.org/\n\n"
+                 ".. toctree::\n   :hidden:\n\n   deep\n   self\n   notitle\n",
+    "guide/index.rst": "Guide\n=====\n\n.. toctree::\n\n   page\n   sub/leaf\n",
+    "guide/page.rst": "The ``page`` page\n=================\n\nSection\n-------\n\nText.\n",
+    "guide/sub/leaf.rst": ":tocdepth: 1\n\nLeaf\n====\n\nPart\n----\n\n.. toctree::\n\n   ../page\n",
+    "cond.rst": "Cond\n====\n\n.. only:: latex\n\n   .. toctree::\n\n      latex_only\n",
+    "latex_only.rst": "Latex only\n==========\n\nText.\n",
+    "notitle.rst": "Only text.\n",
+    "deep.rst": "Deep\n====\n\nOne\n---\n\nTwo\n~~~\n\nThree\n^^^^^\n\nText.\n",
+}
+
+
+def _shared_project(root: Path, shared: bool) -> Path:
+    src = root / "src"
+    tools = str(Path(__file__).resolve().parents[1] / "tools")
+    write_newer(src / "conf.py", CONF.format(tools=tools, extensions=["jaxko.site.navigation"])
+                + f"jaxko_shared_toctree = {shared}\n")
+    for name, text in SHARED_PAGES.items():
+        write_newer(src / name, text)
+    assert build_main(["-q", "-b", "html", "-d", str(root / "doctrees"), "-w",
+                       str(root / "warnings.txt"), str(src), str(root / "html")]) == 0
+    return root
+
+
+def _warnings(root: Path) -> list[str]:
+    return (root / "warnings.txt").read_text().replace(str(root), "ROOT").splitlines()
+
+
+def _navigation(root: Path, page: str) -> str:
+    html = (root / "html" / page).read_text()
+    return html.split('class="bd-links bd-docs-nav"')[1].split("</nav>")[0]
+
+
+def test_toctrees_resolved_once_give_sphinxs_pages_and_warnings(tmp_path):
+    plain, shared = _shared_project(tmp_path / "plain", False), _shared_project(tmp_path / "shared", True)
+    _same_pages(plain, shared)
+    assert _warnings(shared) == _warnings(plain)
+    assert sum("notitle" in w for w in _warnings(shared)) >= len(SHARED_PAGES)
+    # What the site tests: ``only`` reaches the navigation of the page itself...
+    assert "latex_only.html" in _navigation(shared, "cond.html")
+    assert "latex_only.html" not in _navigation(shared, "deep.html")
+    # ... and a page in a folder links to the others relatively.
+    assert 'href="../../cond.html"' in _navigation(shared, "guide/sub/leaf.html")
+
+
+def test_without_the_ancestors_that_matter_a_page_differs(tmp_path, monkeypatch):
+    """Planted: every table of contents taken as copied alike (no ancestor keys the
+    kept entries), and the pages are no longer Sphinx's."""
+    from jaxko.site import navigation
+
+    plain = _shared_project(tmp_path / "plain", False)
+    monkeypatch.setattr(navigation, "_copies_alike", lambda toc: True)
+    shared = _shared_project(tmp_path / "shared", True)
+    match, mismatch, errors = filecmp.cmpfiles(plain / "html", shared / "html", _pages(plain),
+                                               shallow=False)
+    assert mismatch
+
+
+def test_entries_that_warned_are_resolved_for_each_page(tmp_path, monkeypatch):
+    """Planted: warnings go unseen, the entries that warned are kept, and the pages
+    after the first no longer warn as Sphinx's do."""
+    import contextlib
+
+    from jaxko.site import navigation
+
+    plain = _shared_project(tmp_path / "plain", False)
+    monkeypatch.setattr(navigation, "_warnings_seen", lambda: contextlib.nullcontext([]))
+    shared = _shared_project(tmp_path / "shared", True)
+    assert len(_warnings(shared)) < len(_warnings(plain))
