@@ -31,7 +31,7 @@ from jaxko.errors import UserError
 from jaxko.extract import accepted_reason, run_sphinx, sphinx_env
 from jaxko.catalogs import write_text_atomic
 from jaxko.memo import refuse_tracked
-from jaxko.site.early_sphinx import EarlySphinx
+from jaxko.site.early_sphinx import EarlySphinx, kiwi_glossary
 from jaxko.site.state import BuildState
 
 # Warnings of Sphinx's i18n step: a translated message whose references differ from
@@ -312,8 +312,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         jobs = "1" if rebuild else str((os.cpu_count() or 1) + 1)
     # A serial Korean build loads Kiwi (the search index's) in a process of its own,
     # started with Sphinx's (jaxko.site.search.KiwiProcess).
-    morphology = (overrides or {}).get("jaxko_search_morphology", "1") not in ("0", "False")
-    kiwi = glossary if language != "en" and jobs == "1" and morphology else None
+    kiwi = kiwi_glossary({"language": language, "jaxko_glossary_path": str(glossary),
+                          **(overrides or {})}) if jobs == "1" else None
     early = EarlySphinx(env, state.folder / "sphinx-modules.txt", kiwi=kiwi) \
         if sphinx is None else None
     sphinx = sphinx or early

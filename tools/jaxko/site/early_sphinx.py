@@ -36,6 +36,20 @@ from typing import Iterable
 NOT_AHEAD = ("jax", "jaxlib", "__main__", "__mp_main__")
 
 
+def kiwi_glossary(defines: dict[str, str]) -> str | None:
+    """For a serial build with these ``-D`` settings: the glossary of the Kiwi process to
+    start before it (:func:`jaxko.site.search.start_ahead`), or None when the build has
+    no Korean search morphology to feed (an English build, ``jaxko_search_morphology``
+    off). ``jaxko site build`` and ``jaxko site watch`` both ask here; a wrong answer
+    costs only a process loaded for nothing, which the build does not take
+    (:func:`jaxko.site.search._start_kiwi` compares its settings)."""
+    if defines.get("language", "en") == "en":
+        return None
+    if defines.get("jaxko_search_morphology", "1") in ("0", "False"):
+        return None
+    return defines.get("jaxko_glossary_path") or None
+
+
 def importable_ahead(name: str) -> bool:
     return not any(name == top or name.startswith(top + ".") for top in NOT_AHEAD)
 
@@ -56,12 +70,12 @@ class EarlySphinx:
     """Called like :func:`subprocess.run` (``cmd, env=, stderr=, text=``) by
     :func:`jaxko.extract.run_sphinx`, once; :meth:`close` ends it if it was not."""
 
-    def __init__(self, env: dict, modules: Path, *, kiwi: Path | None = None) -> None:
+    def __init__(self, env: dict, modules: Path, *, kiwi: str | None = None) -> None:
         """``kiwi``: the glossary whose words Kiwi knows, for a serial Korean build (the
         process then starts Kiwi's process first); None for a build without."""
         self.env = dict(env)
         self.modules = modules
-        extra = ["--kiwi", str(kiwi)] if kiwi is not None else []
+        extra = ["--kiwi", kiwi] if kiwi is not None else []
         self._proc: subprocess.Popen | None = subprocess.Popen(
             [sys.executable, "-m", "jaxko.site.early_sphinx", str(modules), *extra],
             env=self.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -227,8 +227,8 @@ class KoreanMorphology:
         """``workers``: threads Kiwi spreads a batch of texts over; None for none (each
         text is analysed in the calling thread). Two for a serial Sphinx build, whose
         other core is otherwise idle; none for a parallel one (:func:`_register`), whose
-        writer processes are forked from the process that holds Kiwi and keep the other
-        core busy."""
+        main process analyses the pages it indexes while its writer processes keep the
+        other core busy."""
         self.workers = workers
         from kiwipiepy import Kiwi  # imported here: a second of model loading
 
@@ -385,8 +385,9 @@ class KiwiProcess:
     core while the command gates the catalogs and Sphinx reads; the texts go to it in
     batches. It runs the same :class:`KoreanMorphology` (same options, same user words),
     so the nouns are the same; if it fails, the build loads Kiwi itself. A parallel
-    build (a first build) does not use one: its writer processes analyse their pages
-    and keep both cores busy."""
+    build (a first build) does not use one: its main process, which indexes every page,
+    loads Kiwi and analyses each page's texts itself, while its writer processes keep
+    the other core busy (BENCHMARKS.md: a Kiwi process there was slower)."""
 
     def __init__(self, glossary: str | None, workers: int | None) -> None:
         import multiprocessing
@@ -545,7 +546,7 @@ def _register(app, config) -> None:
 
 def _start_kiwi(app) -> None:
     """A serial HTML build with Kiwi: load it in a process of its own (:class:`KiwiProcess`).
-    A parallel build analyses in its writer processes, which keep both cores busy."""
+    A parallel build analyses in its main process, which indexes the pages."""
     from jaxko.forked import can_fork
 
     _SETTINGS["kiwi"] = None

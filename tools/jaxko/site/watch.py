@@ -29,7 +29,7 @@ import traceback
 from pathlib import Path
 from typing import Callable
 
-from jaxko.site.early_sphinx import import_ahead, run_main
+from jaxko.site.early_sphinx import import_ahead, kiwi_glossary, run_main
 
 
 def _run_child(argv: list[str], env: dict, stderr_path: str, modules_path: str | None) -> None:
@@ -56,10 +56,10 @@ def _kiwi_for_next_build(argv: list[str]) -> None:
     from jaxko.site import search
 
     search.stop_ahead()
-    defines = dict(value.split("=", 1) for flag, value in zip(argv, argv[1:])
-                   if flag == "-D" and "=" in value)
-    if defines.get("language", "en") != "en" and defines.get("jaxko_glossary_path"):
-        search.start_ahead(defines["jaxko_glossary_path"])
+    glossary = kiwi_glossary(dict(value.split("=", 1) for flag, value in zip(argv, argv[1:])
+                                  if flag == "-D" and "=" in value))
+    if glossary is not None:
+        search.start_ahead(glossary)
 
 
 def _serve(conn, parents) -> None:
