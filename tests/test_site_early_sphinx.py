@@ -119,3 +119,64 @@ def test_one_answer_to_whether_kiwi_starts_ahead(defines, expected):
     """``jaxko site build`` (its settings) and ``jaxko site watch`` (the last build's -D
     pairs) both ask :func:`kiwi_glossary`: a Korean build with morphology on."""
     assert kiwi_glossary(defines) == expected
+
+
+def _conf_with_marker(tmp_path: Path, conf: str) -> tuple[Path, Path, dict]:
+    """A conf.py naming an extension that leaves a file when it is imported."""
+    confdir, marker = tmp_path / "conf", tmp_path / "imported"
+    confdir.mkdir()
+    (confdir / "marker_ext.py").write_text(
+        f"from pathlib import Path\nPath({str(marker)!r}).write_text('yes')\n"
+        "def setup(app):\n    return {'parallel_read_safe': True}\n", encoding="utf-8")
+    (confdir / "conf.py").write_text(conf, encoding="utf-8")
+    env = {**sphinx_env(), "PYTHONPATH": str(confdir)}
+    return confdir, marker, env
+
+
+def _appears(path: Path, seconds: float = 30.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_first_build_imports_what_its_conf_names_before_its_command(tmp_path):
+    """No list of modules yet (a first build): the process imports the extensions
+    conf.py names while it waits, before any command reaches it."""
+    confdir, marker, env = _conf_with_marker(
+        tmp_path, "extensions = ['marker_ext']\nhtml_theme = 'alabaster'\n")
+    early = EarlySphinx(env, tmp_path / "modules.txt", confdir=confdir)
+    try:
+        assert _appears(marker)
+    finally:
+        early.close()
+    assert _early_processes() == []
+
+
+def test_a_listed_build_imports_its_list_not_its_conf(tmp_path):
+    """With a list (a build ran before), the list is what is imported; a conf.py that
+    fails to evaluate is left for Sphinx to report, and the process still runs."""
+    confdir, marker, env = _conf_with_marker(tmp_path, "extensions = ['marker_ext']\n")
+    listed = tmp_path / "modules.txt"
+    listed.write_text("json\n", encoding="utf-8")
+    early = EarlySphinx(env, listed, confdir=confdir)
+    try:
+        done = early([sys.executable, "-m", "sphinx", "--version"], env=env,
+                     stderr=subprocess.PIPE, text=True)
+    finally:
+        early.close()
+    assert done.returncode == 0 and not marker.exists()
+
+    (confdir / "conf.py").write_text("raise RuntimeError('broken conf')\n", encoding="utf-8")
+    early = EarlySphinx(env, tmp_path / "none.txt", confdir=confdir)
+    try:
+        done = early([sys.executable, "-m", "sphinx", "-b", "html", str(confdir),
+                      str(tmp_path / "out")], env=env, stderr=subprocess.PIPE, text=True)
+    finally:
+        early.close()
+    assert done.returncode != 0 and "broken conf" in done.stderr
+    assert _early_processes() == []

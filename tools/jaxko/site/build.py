@@ -314,8 +314,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     # started with Sphinx's (jaxko.site.search.KiwiProcess).
     kiwi = kiwi_glossary({"language": language, "jaxko_glossary_path": str(glossary),
                           **(overrides or {})}) if jobs == "1" else None
-    early = EarlySphinx(env, state.folder / "sphinx-modules.txt", kiwi=kiwi) \
-        if sphinx is None else None
+    early = EarlySphinx(env, state.folder / "sphinx-modules.txt", kiwi=kiwi,
+                        confdir=root) if sphinx is None else None
     sphinx = sphinx or early
     try:
         # Imported once that process runs: their imports overlap its own.

@@ -7,7 +7,9 @@ and the extensions: about two seconds) needs none of that. :class:`EarlySphinx` 
 the process when the build starts, with the environment Sphinx will run in. The
 process imports the modules the previous build's Sphinx had imported (a list kept in
 the build's state, :mod:`jaxko.site.state`; JAX's modules excepted, as in
-:mod:`jaxko.site.watch`'s warm process: :func:`import_ahead`), then waits for its
+:mod:`jaxko.site.watch`'s warm process: :func:`import_ahead`), or, for a first build,
+which has no list, the extensions and theme its ``conf.py`` names
+(:func:`configured_modules`), then waits for its
 command line on stdin and runs sphinx-build's ``main`` with it, in that same process:
 a fresh process, as ``python -m sphinx`` would be, with the same hash seed. Once
 Sphinx has returned (its files written and closed), the process exits without tearing
@@ -70,12 +72,16 @@ class EarlySphinx:
     """Called like :func:`subprocess.run` (``cmd, env=, stderr=, text=``) by
     :func:`jaxko.extract.run_sphinx`, once; :meth:`close` ends it if it was not."""
 
-    def __init__(self, env: dict, modules: Path, *, kiwi: str | None = None) -> None:
+    def __init__(self, env: dict, modules: Path, *, kiwi: str | None = None,
+                 confdir: Path | None = None) -> None:
         """``kiwi``: the glossary whose words Kiwi knows, for a serial Korean build (the
-        process then starts Kiwi's process first); None for a build without."""
+        process then starts Kiwi's process first); None for a build without.
+        ``confdir``: where the build's ``conf.py`` is, for a build with no list of
+        modules yet."""
         self.env = dict(env)
         self.modules = modules
         extra = ["--kiwi", kiwi] if kiwi is not None else []
+        extra += ["--conf", str(confdir)] if confdir is not None else []
         self._proc: subprocess.Popen | None = subprocess.Popen(
             [sys.executable, "-m", "jaxko.site.early_sphinx", str(modules), *extra],
             env=self.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -114,11 +120,32 @@ def _end(proc: subprocess.Popen | None) -> None:
         proc.wait()
 
 
-def _import_listed(modules: Path) -> None:
+def configured_modules(confdir: Path) -> list[str]:
+    """What a build imports that is known before it has run once: Sphinx's application
+    and HTML builder, and the extensions and theme ``confdir/conf.py`` names, read by
+    evaluating it as Sphinx does (in this process's environment, which is the build's).
+    Empty for a conf.py that fails: Sphinx reports it when it evaluates it again."""
+    from sphinx.config import eval_config_file
+    from sphinx.util.tags import Tags
+
+    try:
+        namespace = eval_config_file(confdir / "conf.py", Tags())
+    except Exception:  # noqa: BLE001 - a broken conf.py is the build's to report
+        return []
+    names = ["sphinx.application", "sphinx.builders.html"]
+    for name in [*namespace.get("extensions", []), namespace.get("html_theme")]:
+        if isinstance(name, str) and name:
+            names.append(name)
+    return names
+
+
+def _import_listed(modules: Path, confdir: Path | None = None) -> None:
     try:
         names = modules.read_text(encoding="utf-8").split()
     except OSError:
-        names = []  # a first build: no list yet
+        # A first build: no list yet. The modules its configuration names are most of
+        # what it imports (and take as long as the gate, which Sphinx waits for).
+        names = configured_modules(confdir) if confdir is not None else []
     import_ahead(["sphinx.cmd.build", *names])
 
 
@@ -152,12 +179,13 @@ def main(argv: list[str]) -> int:
     """The process: (start Kiwi's,) import, wait for the command line, run sphinx-build."""
     modules = Path(argv[0])
     kiwi = argv[argv.index("--kiwi") + 1] if "--kiwi" in argv else None
+    confdir = Path(argv[argv.index("--conf") + 1]) if "--conf" in argv else None
     if kiwi is not None:
         from jaxko.site import search
 
         search.start_ahead(kiwi)
     try:
-        _import_listed(modules)
+        _import_listed(modules, confdir)
         line = sys.stdin.readline()
         if not line.strip():
             return 0  # the build stopped before Sphinx
