@@ -180,3 +180,32 @@ def test_a_listed_build_imports_its_list_not_its_conf(tmp_path):
         early.close()
     assert done.returncode != 0 and "broken conf" in done.stderr
     assert _early_processes() == []
+
+
+def test_sphinx_runs_with_the_collector_set_for_a_build(tmp_path):
+    """The build's process collects at GC_THRESHOLDS, with what it imported before
+    frozen; the pages stay those of a plain process (the test above)."""
+    from jaxko.site.early_sphinx import GC_THRESHOLDS
+
+    confdir, seen = tmp_path / "conf", tmp_path / "seen.txt"
+    confdir.mkdir()
+    (confdir / "conf.py").write_text(
+        "import gc\nfrom pathlib import Path\n"
+        "def setup(app):\n"
+        f"    Path({str(seen)!r}).write_text(repr((gc.get_threshold(), gc.get_freeze_count())))\n",
+        encoding="utf-8")
+    (confdir / "index.rst").write_text("Title\n=====\n\nText.\n", encoding="utf-8")
+    env = sphinx_env()
+    early = EarlySphinx(env, tmp_path / "modules.txt")
+    try:
+        done = early([sys.executable, "-m", "sphinx", "-b", "html", "-q", str(confdir),
+                      str(tmp_path / "out")], env=env, stderr=subprocess.PIPE, text=True)
+    finally:
+        early.close()
+    assert done.returncode == 0, done.stderr
+    thresholds, frozen = eval(seen.read_text(encoding="utf-8"))
+    assert thresholds == GC_THRESHOLDS and frozen > 10_000
+    plain = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", str(confdir),
+                            str(tmp_path / "plain")], env=env, capture_output=True, text=True)
+    assert plain.returncode == 0
+    assert eval(seen.read_text(encoding="utf-8"))[0] != GC_THRESHOLDS  # Python's own

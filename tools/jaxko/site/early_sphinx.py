@@ -149,16 +149,29 @@ def _import_listed(modules: Path, confdir: Path | None = None) -> None:
     import_ahead(["sphinx.cmd.build", *names])
 
 
+# Python's cyclic garbage collector while Sphinx builds, set as mypy sets it for its
+# own runs: a build allocates millions of nodes that live until their page is written,
+# which the default thresholds (700, 10, 10) have the collector scan again and again
+# (BENCHMARKS.md: fresh builds with and without).
+GC_THRESHOLDS = (200_000, 30, 30)
+
+
 def run_main(argv: list[str], env: dict, modules: Path | None = None) -> int:
     """sphinx-build's ``main`` in this process, as ``python -m sphinx`` started with
     ``env`` would run it; its exit status. ``modules``: where to write the modules the
     build imported (those :func:`import_ahead` takes), for the next process to import
-    ahead. Used here and by :mod:`jaxko.site.watch`'s forks."""
+    ahead. Used here and by :mod:`jaxko.site.watch`'s forks. The collector runs at
+    :data:`GC_THRESHOLDS`, and what was imported before is frozen (it lives as long as
+    the process: no collection scans it again)."""
+    import gc
+
     os.environ.clear()
     os.environ.update(env)
     sys.argv = ["sphinx-build", *argv]
     from sphinx.cmd.build import main as sphinx_main
 
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     try:
         status = sphinx_main(argv)
     except SystemExit as stop:
