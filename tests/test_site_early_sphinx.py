@@ -4,6 +4,7 @@ inputs are checked; the pages are those of a process started when Sphinx is need
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -203,9 +204,9 @@ def test_sphinx_runs_with_the_collector_set_for_a_build(tmp_path):
     finally:
         early.close()
     assert done.returncode == 0, done.stderr
-    thresholds, frozen = eval(seen.read_text(encoding="utf-8"))
+    thresholds, frozen = ast.literal_eval(seen.read_text(encoding="utf-8"))
     assert thresholds == GC_THRESHOLDS and frozen > 10_000
     plain = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", str(confdir),
                             str(tmp_path / "plain")], env=env, capture_output=True, text=True)
     assert plain.returncode == 0
-    assert eval(seen.read_text(encoding="utf-8"))[0] != GC_THRESHOLDS  # Python's own
+    assert ast.literal_eval(seen.read_text(encoding="utf-8"))[0] != GC_THRESHOLDS  # Python's

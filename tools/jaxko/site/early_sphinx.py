@@ -144,7 +144,7 @@ def _import_listed(modules: Path, confdir: Path | None = None) -> None:
         names = modules.read_text(encoding="utf-8").split()
     except OSError:
         # A first build: no list yet. The modules its configuration names are most of
-        # what it imports (and take as long as the gate, which Sphinx waits for).
+        # what it imports, imported while the gate runs (which Sphinx waits for).
         names = configured_modules(confdir) if confdir is not None else []
     import_ahead(["sphinx.cmd.build", *names])
 
