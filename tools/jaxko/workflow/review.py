@@ -545,8 +545,16 @@ def error_findings(catalog: Path) -> dict[str, list[str]]:
     return found
 
 
+NOT_COMMITTED = "Not Committed Yet"   # git blame's author of a line changed in the work tree
+
+
 def blame_authors(catalog: Path, first_line: int, last_line: int) -> list[str]:
-    """Authors (git blame) of lines of a catalog, newest first; [] without git."""
+    """Authors (git blame) of lines of a catalog, newest first; [] without git.
+
+    A line changed in the work tree and not committed yet is the work of whoever this
+    work tree belongs to (``git config user.name``): a reviewer who edited a message
+    (in an editor or in ``jaxko review serve``) is its last translator before the
+    commit as much as after it."""
     try:
         out = subprocess.run(["git", "blame", "--porcelain", "-L", f"{first_line},{last_line}",
                               "--", catalog.name], cwd=catalog.parent, capture_output=True,
@@ -562,7 +570,22 @@ def blame_authors(catalog: Path, first_line: int, last_line: int) -> list[str]:
             author = line[7:]
         elif line.startswith("author-time ") and author is not None:
             stamps[author] = max(stamps.get(author, 0), int(line[12:]))
+    if NOT_COMMITTED in stamps:
+        here = git_user_name(catalog.parent)
+        stamp = stamps.pop(NOT_COMMITTED)
+        if here:
+            stamps[here] = max(stamps.get(here, 0), stamp)
     return sorted(stamps, key=lambda name: -stamps[name])
+
+
+def git_user_name(folder: Path) -> str:
+    """``git config user.name`` as git sees it in ``folder``; "" when unset or no git."""
+    try:
+        out = subprocess.run(["git", "config", "user.name"], cwd=folder, capture_output=True,
+                             text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
 
 
 @dataclass(frozen=True)
