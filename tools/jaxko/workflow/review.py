@@ -572,9 +572,9 @@ def blame_authors(catalog: Path, first_line: int, last_line: int) -> list[str]:
             stamps[author] = max(stamps.get(author, 0), int(line[12:]))
     if NOT_COMMITTED in stamps:
         here = git_user_name(catalog.parent)
-        stamp = stamps.pop(NOT_COMMITTED)
-        if here:
-            stamps[here] = max(stamps.get(here, 0), stamp)
+        stamps.pop(NOT_COMMITTED)
+        if here:   # newer than any commit, whatever the clocks say
+            stamps[here] = max(stamps.values(), default=0) + 1
     return sorted(stamps, key=lambda name: -stamps[name])
 
 

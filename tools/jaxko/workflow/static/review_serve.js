@@ -70,10 +70,11 @@
     row.classList.add('done');
     row.dataset.outcome = kind;
     outcome(row, kind, text);
+    updatePage();
   }
 
   async function post(action, payload) {
-    if (stopped) throw new Error('stopped');
+    if (stopped) throw new Error(notice.textContent);   // keep the conflict shown
     const response = await fetch('/api/' + action, {
       method: 'POST',
       headers: {'Content-Type': 'application/json', 'X-Jaxko-Token': TOKEN},
