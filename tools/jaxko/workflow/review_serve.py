@@ -61,7 +61,8 @@ header { position: sticky; top: 0; background: #fff; border-bottom: 1px solid #c
 #notice { color: #b00; font-weight: bold; } #notice:empty { display: none; }
 tr.message.current td { outline: 2px solid #1a73e8; outline-offset: -2px; }
 tr.message.done td { opacity: .55; } tr.message.done td.actions { opacity: 1; }
-td.actions button { margin: 0 .2em .2em 0; }
+td.actions button { margin: 0 .2em .2em 0; } tr.message.done td.actions button { display: none; }
+td.en, td.ko { white-space: pre-wrap; } #banner span { margin-right: 1em; }
 .outcome { display: block; font-weight: bold; }
 .outcome-approved { color: #137333; } .outcome-rejected, .outcome-refused { color: #b00; }
 .outcome-edited { color: #a60; }
