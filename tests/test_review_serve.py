@@ -224,6 +224,15 @@ def test_a_person_reviews_in_the_browser_and_the_files_hold_what_the_commands_wr
     stats = json.loads(out)["documents"][0]["review"]
     assert (stats["person"], stats["ai_pass_only"], stats["not_reviewed"]) == (3, 2, 1)
     assert REVIEWER in json.dumps(json.loads(out), ensure_ascii=False)
+    # and the site's banner and credits (the functions the page banner is made with)
+    from jaxko.site import status
+    from jaxko.workflow import stats as stats_mod
+
+    item = stats_mod.document_stats(locale, "ko", assignments_path=assignments_mod.default_path(
+        locale, "ko"))["notebook"]
+    assert status.review_text(item) == (
+        "partial", "번역된 메시지 6개 중 3개(50%)를 사람이 검수했습니다.")
+    assert f"검수: {REVIEWER}" in status.credit_parts(item)
     # the edited message is back in the person's queue, for another person
     code, out, _ = run_cli(capsys, "review", "queue", "notebook", "--format", "json",
                            "--locale-dir", str(locale))
