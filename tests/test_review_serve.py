@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -44,9 +45,9 @@ def frozen_today(monkeypatch):
     monkeypatch.setattr(review, "dt", types.SimpleNamespace(date=FrozenDate))
 
 
-def git(cwd: Path, *args: str) -> str:
+def git(cwd: Path, *args: str, env: dict | None = None) -> str:
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                          text=True).stdout
+                          text=True, env={**os.environ, **(env or {})}).stdout
 
 
 def documents(locale: Path) -> dict[str, Document]:
@@ -67,7 +68,9 @@ def project(tmp_path):
     review.decide(documents(locale)["notebook"], review.reviews_dir(locale), reviewer=AI,
                   keys=None, all_clean=True, kind="ai-pass")
     git(root, "add", "-A")
-    git(root, "commit", "-qm", "translation and an AI pass")
+    # an earlier day: git blame tells the newest author of a line by its time
+    git(root, "commit", "-qm", "translation and an AI pass",
+        env={"GIT_AUTHOR_DATE": "2026-11-20T10:00:00", "GIT_COMMITTER_DATE": "2026-11-20T10:00:00"})
     git(root, "config", "user.name", REVIEWER)
     return root
 
@@ -338,6 +341,11 @@ def test_approve_every_clean_message_only_after_scrolling_through_them(project):
     from playwright.sync_api import sync_playwright
 
     locale = project / "locale"
+    catalog = locale / "ko" / "LC_MESSAGES" / "notebook.po"
+    # the reviewer's own edit in an editor, not committed: never approved by them
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace("항목 둘", "항목 두 개"),
+                       encoding="utf-8")
+    own = review.message_key(None, "two items")
     app, server = start(locale)
     try:
         with sync_playwright() as pw:
@@ -351,12 +359,14 @@ def test_approve_every_clean_message_only_after_scrolling_through_them(project):
             assert not button.is_disabled()
             button.click()
             settle(page)
-            assert page.locator('tr.message[data-outcome="approved"]').count() == 6
-            assert page.locator("#left-page").inner_text() == "0"
+            assert page.locator('tr.message[data-outcome="approved"]').count() == 5
+            assert page.locator(f"#m-{own}").get_attribute("data-outcome") is None
+            assert "1개는 승인하지 않음" in page.locator("#notice").inner_text()
+            assert page.locator("#left-page").inner_text() == "1"
             browser.close()
     finally:
         stop(server)
-    assert keys_of(locale) == []
+    assert keys_of(locale) == [own]
 
 
 # --------------------------------------------------------------------------- HTTP

@@ -588,6 +588,17 @@ def git_user_name(folder: Path) -> str:
     return out.stdout.strip() if out.returncode == 0 else ""
 
 
+def last_translated_by(catalog: Path, reviewer: str, keys: Iterable[str]) -> set[str]:
+    """The ``keys`` whose msgid and msgstr lines ``reviewer`` wrote last (git blame; a
+    line not committed yet is the git user's): what ``decide`` refuses them."""
+    wanted = set(keys)
+    spans = {message_key(e.msgctxt, e.msgid): (e.line, e.last_line)
+             for e in pofile.read(catalog)}
+    name = reviewer.strip().casefold()
+    return {key for key in wanted if key in spans
+            and name in {a.casefold() for a in blame_authors(catalog, *spans[key])[:1]}}
+
+
 @dataclass(frozen=True)
 class Decision:
     """What ``approve``/``reject`` recorded."""

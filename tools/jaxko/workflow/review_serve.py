@@ -319,11 +319,15 @@ class ReviewApp:
             chosen = [k for k in keys if k in items and items[k].waiting_for(PERSON)
                       and items[k].state(PERSON) not in ("fuzzy", "rejected")
                       and k not in errors and (doc.docname, k) not in self.session.own_edits]
+            own = review.last_translated_by(doc.catalog, self.reviewer, chosen)
+            chosen = [k for k in chosen if k not in own]
             if not chosen:
-                raise UserError("no clean message waits on this page", doc.catalog)
+                raise UserError("no clean message of this page waits for you (open errors, "
+                                "rejected, fuzzy, or your own translation)", doc.catalog)
             self._decide(doc, chosen, review.APPROVED)
             self.session.approved += len(chosen)
-            return self._answer(doc, keys=chosen)
+            return self._answer(doc, keys=chosen,
+                                skipped=[k for k in keys if k not in set(chosen)])
 
     def reject(self, body: dict) -> dict:
         doc = self._document(body.get("doc"))

@@ -266,6 +266,9 @@
       const data = await post('approve-clean', {keys: keys});
       const approved = new Set(data.keys);
       for (const row of rows) if (approved.has(row.dataset.key)) finish(row, 'approved', '승인함');
+      const skipped = (data.skipped || []).length;
+      say(skipped ? `${approved.size}개 승인, ${skipped}개는 승인하지 않음(검사 오류, 거부, 퍼지, ` +
+                    '또는 내가 번역·수정한 메시지)' : '');
       updatePage();
     });
   }
