@@ -590,8 +590,11 @@ def git_user_name(folder: Path) -> str:
 
 def last_translated_by(catalog: Path, reviewer: str, keys: Iterable[str]) -> set[str]:
     """The ``keys`` whose msgid and msgstr lines ``reviewer`` wrote last (git blame; a
-    line not committed yet is the git user's): what ``decide`` refuses them."""
+    line not committed yet is the git user's): ``decide`` refuses them their approval.
+    Only those lines count, not the comments `jaxko update` rewrites."""
     wanted = set(keys)
+    if not wanted:
+        return set()
     spans = {message_key(e.msgctxt, e.msgid): (e.line, e.last_line)
              for e in pofile.read(catalog)}
     name = reviewer.strip().casefold()
@@ -653,9 +656,8 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
     if assignments_path is not None:
         assignment = assignments_mod.load(assignments_path).for_docname(document.docname)
     translators = {n.casefold() for n in (assignment.translators if assignment else ())}
-    # the msgid and msgstr lines (not the comments `jaxko update` rewrites)
-    spans = {message_key(e.msgctxt, e.msgid): (e.line, e.last_line)
-             for e in pofile.read(catalog)}
+    own = (last_translated_by(catalog, reviewer, chosen)
+           if verdict == APPROVED and kind is not Kind.SELF else set())
     for key in chosen:
         item = items[key]
         where = (catalog, item.line)
@@ -666,8 +668,7 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             raise UserError(f"message {key} has open errors ({errors[key][0]}); fix them and "
                             "run `jaxko check` before approving", *where)
         if verdict == APPROVED and kind is not Kind.SELF:
-            authors = {a.casefold() for a in blame_authors(catalog, *spans[key])[:1]}
-            if reviewer.casefold() in translators | authors:
+            if reviewer.casefold() in translators or key in own:
                 raise UserError(f"{reviewer} translated message {key}; a second person reviews "
                                 "it (or a person passes --self to record a self-review)", *where)
     date = (today or dt.date.today()).isoformat()
