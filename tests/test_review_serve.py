@@ -182,6 +182,12 @@ def test_a_person_reviews_in_the_browser_and_the_files_hold_what_the_commands_wr
             settle(page)
             assert page.locator(f"#m-{edited}").get_attribute("data-outcome") == "edited"
             assert page.locator(f"#m-{edited} td.ko").inner_text() == new_korean
+            # each message's level as the records now say
+            levels = {k: page.locator(f"#m-{k} td.state .level").inner_text() for k in keys}
+            assert [levels[k] for k in approved] == ["사람 검수"] * 3
+            assert levels[rejected] == "AI 검토만 · 거부됨"
+            assert levels[edited] == "검수 전 · 승인 후 바뀜"
+            assert levels[keys[5]] == "AI 검토만"
             # progress: this session, left on the page and in the document, the commit
             assert page.locator("#done-approved").inner_text() == "3"
             assert page.locator("#done-rejected").inner_text() == "1"

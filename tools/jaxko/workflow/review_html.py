@@ -106,6 +106,15 @@ def _records_html(item: review.Item) -> str:
     return "".join(out)
 
 
+def heading(item: review.Item) -> str:
+    """The level of a translated message (fuzzy: its state), then why it waits."""
+    state = item.state(review.Kind.PERSON)
+    text = item.level.label if item.translation == "translated" else STATE_KO[state]
+    if state in ("changed", "rejected"):
+        text += f" · {STATE_KO[state]}"
+    return text
+
+
 def message_cells(item: review.Item, found: list) -> tuple[str, str, str, str]:
     """One message as HTML, every text escaped: the English (with the English it had
     before upstream changed it), the Korean (with the word diff against the Korean
@@ -119,12 +128,7 @@ def message_cells(item: review.Item, found: list) -> tuple[str, str, str, str]:
     english = escape(item.msgid)
     if item.previous_msgid is not None:
         english += f'<div class="was">이전 원문: {escape(item.previous_msgid)}</div>'
-    state = item.state(review.Kind.PERSON)
-    # the level of a translated message (fuzzy: its state), then why it waits
-    heading = item.level.label if item.translation == "translated" else STATE_KO[state]
-    if state in ("changed", "rejected"):
-        heading += f" · {STATE_KO[state]}"
-    cell = f'<span class="level">{escape(heading)}</span>{_records_html(item)}'
+    cell = f'<span class="level">{escape(heading(item))}</span>{_records_html(item)}'
     listed = "".join(f'<li class="finding-{escape(f.severity)}">{escape(f.rule)}: '
                      f'{escape(f.message)}</li>' for f in found)
     return english, korean, listed, cell

@@ -294,8 +294,13 @@ class ReviewApp:
                       today=self.today)
         self.session.touch(self._records_path(doc))
 
-    def _answer(self, doc: Document, **extra) -> dict:
-        return {"ok": True, "hashes": self.hashes(doc), "progress": self.progress(doc), **extra}
+    def _answer(self, doc: Document, keys: list[str], **extra) -> dict:
+        """What the page updates after a write: the new hashes, the progress, and the
+        level of each message written (as the static pages word it)."""
+        items = {i.key: i for i in self._items(doc)}
+        levels = {k: review_html.heading(items[k]) for k in keys if k in items}
+        return {"ok": True, "hashes": self.hashes(doc), "progress": self.progress(doc),
+                "keys": keys, "levels": levels, **extra}
 
     def approve(self, body: dict) -> dict:
         doc = self._document(body.get("doc"))
@@ -305,7 +310,7 @@ class ReviewApp:
             self._not_own_edit(doc, keys)
             self._decide(doc, keys, review.APPROVED)
             self.session.approved += len(keys)
-            return self._answer(doc, keys=keys)
+            return self._answer(doc, keys)
 
     def approve_clean(self, body: dict) -> dict:
         """Approve the messages of the page the reviewer has seen that are clean: waiting
@@ -326,8 +331,7 @@ class ReviewApp:
                                 "rejected, fuzzy, or your own translation)", doc.catalog)
             self._decide(doc, chosen, review.APPROVED)
             self.session.approved += len(chosen)
-            return self._answer(doc, keys=chosen,
-                                skipped=[k for k in keys if k not in set(chosen)])
+            return self._answer(doc, chosen, skipped=[k for k in keys if k not in set(chosen)])
 
     def reject(self, body: dict) -> dict:
         doc = self._document(body.get("doc"))
@@ -339,7 +343,7 @@ class ReviewApp:
             self._unchanged(doc, body)
             self._decide(doc, keys, review.REJECTED, note)
             self.session.rejected += len(keys)
-            return self._answer(doc, keys=keys)
+            return self._answer(doc, keys)
 
     def _edited(self, doc: Document, body: dict) -> tuple[str, str, str]:
         """(key, new msgstr, the catalog's text with it) for a check or an edit."""
@@ -380,7 +384,7 @@ class ReviewApp:
             self.session.own_edits.add((doc.docname, key))
             self.session.touch(doc.catalog)
             self.session.edited += 1
-            return self._answer(doc, keys=[key], findings=findings, msgstr=msgstr)
+            return self._answer(doc, [key], findings=findings, msgstr=msgstr)
 
     ACTIONS = {"approve": "approve", "approve-clean": "approve_clean", "reject": "reject",
                "check": "check_edit", "edit": "edit"}

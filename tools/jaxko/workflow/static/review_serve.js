@@ -94,6 +94,10 @@
       throw error;
     }
     if (data.hashes) hashes = data.hashes;
+    for (const [key, label] of Object.entries(data.levels || {})) {
+      const node = document.querySelector(`tr.message[data-key="${CSS.escape(key)}"] td.state .level`);
+      if (node) node.textContent = label;
+    }
     if (data.progress) updateProgress(data.progress);
     return data;
   }
