@@ -502,3 +502,21 @@ def test_bad_options_are_one_line_exit_2(project, jaxko):
     assert proc.returncode == 0 and "127.0.0.1" in proc.stdout
     with pytest.raises(UserError):
         review_serve.ReviewApp({}, locale, reviewer="  ")
+
+
+def test_an_edit_is_checked_before_it_is_saved(project):
+    """The checker's findings on the one edited message, the catalog untouched."""
+    locale = project / "locale"
+    catalog = locale / "ko" / "LC_MESSAGES" / "notebook.po"
+    key = review.message_key(None, "one item")
+    app = review_serve.ReviewApp(documents(locale), review.reviews_dir(locale),
+                                 reviewer=REVIEWER, workdir=project)
+    before = catalog.read_bytes()
+    body = {"doc": "notebook", "keys": [key], **{
+        f"{k}_hash": v for k, v in app.hashes(app.documents["notebook"]).items()}}
+    faulty = app.check_edit({**body, "msgstr": "항목 <script>alert(1)</script> 하나"})
+    assert any(f["severity"] == "error" for f in faulty["findings"])
+    assert app.check_edit({**body, "msgstr": "원소 하나"})["findings"] == []
+    assert catalog.read_bytes() == before
+    with pytest.raises(UserError, match="empty"):
+        app.check_edit({**body, "msgstr": "  "})
