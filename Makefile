@@ -11,7 +11,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 export JAX_PLATFORMS ?= cpu
 
 .PHONY: help setup system-deps upstream gettext update-po html watch check notebooks test bench clean
-.PHONY: review-html
+.PHONY: review-html review
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -52,6 +52,9 @@ watch: upstream  ## build the Korean site (stored notebook outputs), then again 
 check: upstream  ## static checks on locale/ko, then a Korean build failing on i18n warnings
 	$(JAXKO) check locale/ko
 	$(JAXKO) site build --no-execute --no-notebooks --strict --outdir _build/check-html
+
+review: setup  ## review in the browser: a local web app over the person's queue (DOC=name for one document)
+	$(JAXKO) review serve $(DOC)
 
 review-html: setup  ## side-by-side review pages (English | Korean | findings | review records), opened on the person's queue, in _build/review
 	$(JAXKO) review html

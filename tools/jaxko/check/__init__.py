@@ -3,4 +3,4 @@
 catalog -> messages -> findings -> reporter; see :mod:`jaxko.check.runner`.
 """
 
-from jaxko.check.runner import Options, Result, load_rules_modules, run  # noqa: F401
+from jaxko.check.runner import Options, Result, check_text, load_rules_modules, run  # noqa: F401

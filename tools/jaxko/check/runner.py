@@ -254,6 +254,21 @@ def checkable(entries, lines: frozenset[int] | None):
         yield entry
 
 
+def check_text(path: Path, text: str, wanted=None, options: Options | None = None) -> list[Finding]:
+    """The message rules' findings on catalog ``text`` read as if it were at ``path``.
+
+    ``wanted(entry) -> bool`` picks the checkable entries (default: all); a review app
+    checks one edited message before it is saved. Project-wide rules (consistency) need
+    every catalog and are left out; nothing is cached or written.
+    """
+    options = options or Options(paths=[path], progress=False, jobs=1)
+    glossary, _name = _load_glossary(options)
+    checker = Checker(options, glossary)
+    entries = [e for e in checkable(pofile.parse(text, path), None)
+               if wanted is None or wanted(e)]
+    return sorted(checker.check(checker.messages(path, entries)).findings)
+
+
 def _default_source_dir() -> Path | None:
     """The staged upstream, else the pinned offline copy beside the checkout.
 

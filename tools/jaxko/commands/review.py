@@ -125,6 +125,26 @@ def register(sub) -> None:
     common(html)
     html.set_defaults(func=run_html)
 
+    serve = actions.add_parser(
+        "serve", help="review in the browser: a local web app over the person's queue (make review)",
+        description="Starts a web app on 127.0.0.1 (a free port unless --port; the URL is "
+                    "printed and opened in a browser when one is available): the documents "
+                    "with their messages waiting for a person, then a document's queue, "
+                    "English and Korean side by side with findings, records and history. "
+                    "Approve (a), reject with a note (r) and edit (e) write what `jaxko "
+                    "review approve/reject --kind person` and a hand edit + `jaxko fmt` "
+                    "write; a file changed on disk since the page showed it is never "
+                    "overwritten. Ctrl-C stops it. Guide: docs/review-guide.md.")
+    serve.add_argument("documents", nargs="*", metavar="DOC", help="default: every document")
+    serve.add_argument("--reviewer", metavar="NAME",
+                       help="who reviews (default: `git config user.name`); refused on "
+                            "messages NAME translated")
+    serve.add_argument("--port", type=int, default=0, help="default: 0, a free port")
+    serve.add_argument("--no-browser", action="store_true", help="only print the URL")
+    serve.add_argument("--verbose", action="store_true", help="log every request")
+    common(serve)
+    serve.set_defaults(func=run_serve)
+
 
 def _documents(args) -> dict[str, Document]:
     catalogs_dir = catalogs_dir_for(args.locale_dir, args.language)
@@ -325,4 +345,44 @@ def run_start(args) -> int:
         allow_self=args.allow_self,
         assignments_path=assignments_mod.default_path(args.locale_dir, args.language))
     print(", ".join(f"{n} {k}" for k, n in tally.items()))
+    return 0
+
+
+def run_serve(args) -> int:
+    import sys
+    import urllib.parse
+
+    from jaxko import paths
+    from jaxko.errors import UserError
+    from jaxko.workflow import review_serve
+
+    documents = _documents(args)
+    if args.documents:
+        documents = {d.docname: d for d in (resolve(n, documents) for n in args.documents)}
+    if not documents:
+        raise UserError("no catalogs to review; run `jaxko update` first",
+                        catalogs_dir_for(args.locale_dir, args.language))
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"--port {args.port} is not a port; give 0 (a free one) to 65535")
+    reviewer = args.reviewer if args.reviewer is not None else \
+        review.git_user_name(args.locale_dir if args.locale_dir else paths.repo_root())
+    if not reviewer.strip():
+        raise UserError("no reviewer: pass --reviewer NAME or set `git config user.name`")
+    app = review_serve.ReviewApp(
+        documents, review.reviews_dir(args.locale_dir, args.language), reviewer=reviewer,
+        assignments_path=assignments_mod.default_path(args.locale_dir, args.language))
+    server = review_serve.make_server(app, args.port, verbose=args.verbose)
+    url = server.url
+    if len(documents) == 1:
+        url += "doc/" + urllib.parse.quote(next(iter(documents)))
+    print(f"jaxko review serve: {url} (reviewer {reviewer}; Ctrl-C stops)", flush=True)
+    if not args.no_browser and review_serve.can_open_browser():
+        import webbrowser
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+    finally:
+        server.server_close()
     return 0

@@ -545,8 +545,16 @@ def error_findings(catalog: Path) -> dict[str, list[str]]:
     return found
 
 
+NOT_COMMITTED = "Not Committed Yet"   # git blame's author of a line changed in the work tree
+
+
 def blame_authors(catalog: Path, first_line: int, last_line: int) -> list[str]:
-    """Authors (git blame) of lines of a catalog, newest first; [] without git."""
+    """Authors (git blame) of lines of a catalog, newest first; [] without git.
+
+    A line changed in the work tree and not committed yet is the work of whoever this
+    work tree belongs to (``git config user.name``): a reviewer who edited a message
+    (in an editor or in ``jaxko review serve``) is its last translator before the
+    commit as much as after it."""
     try:
         out = subprocess.run(["git", "blame", "--porcelain", "-L", f"{first_line},{last_line}",
                               "--", catalog.name], cwd=catalog.parent, capture_output=True,
@@ -562,7 +570,36 @@ def blame_authors(catalog: Path, first_line: int, last_line: int) -> list[str]:
             author = line[7:]
         elif line.startswith("author-time ") and author is not None:
             stamps[author] = max(stamps.get(author, 0), int(line[12:]))
+    if NOT_COMMITTED in stamps:
+        here = git_user_name(catalog.parent)
+        stamps.pop(NOT_COMMITTED)
+        if here:   # newer than any commit, whatever the clocks say
+            stamps[here] = max(stamps.values(), default=0) + 1
     return sorted(stamps, key=lambda name: -stamps[name])
+
+
+def git_user_name(folder: Path) -> str:
+    """``git config user.name`` as git sees it in ``folder``; "" when unset or no git."""
+    try:
+        out = subprocess.run(["git", "config", "user.name"], cwd=folder, capture_output=True,
+                             text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def last_translated_by(catalog: Path, reviewer: str, keys: Iterable[str]) -> set[str]:
+    """The ``keys`` whose msgid and msgstr lines ``reviewer`` wrote last (git blame; a
+    line not committed yet is the git user's): ``decide`` refuses them their approval.
+    Only those lines count, not the comments `jaxko update` rewrites."""
+    wanted = set(keys)
+    if not wanted:
+        return set()
+    spans = {message_key(e.msgctxt, e.msgid): (e.line, e.last_line)
+             for e in pofile.read(catalog)}
+    name = reviewer.strip().casefold()
+    return {key for key in wanted if key in spans
+            and name in {a.casefold() for a in blame_authors(catalog, *spans[key])[:1]}}
 
 
 @dataclass(frozen=True)
@@ -619,9 +656,8 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
     if assignments_path is not None:
         assignment = assignments_mod.load(assignments_path).for_docname(document.docname)
     translators = {n.casefold() for n in (assignment.translators if assignment else ())}
-    # the msgid and msgstr lines (not the comments `jaxko update` rewrites)
-    spans = {message_key(e.msgctxt, e.msgid): (e.line, e.last_line)
-             for e in pofile.read(catalog)}
+    own = (last_translated_by(catalog, reviewer, chosen)
+           if verdict == APPROVED and kind is not Kind.SELF else set())
     for key in chosen:
         item = items[key]
         where = (catalog, item.line)
@@ -632,8 +668,7 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             raise UserError(f"message {key} has open errors ({errors[key][0]}); fix them and "
                             "run `jaxko check` before approving", *where)
         if verdict == APPROVED and kind is not Kind.SELF:
-            authors = {a.casefold() for a in blame_authors(catalog, *spans[key])[:1]}
-            if reviewer.casefold() in translators | authors:
+            if reviewer.casefold() in translators or key in own:
                 raise UserError(f"{reviewer} translated message {key}; a second person reviews "
                                 "it (or a person passes --self to record a self-review)", *where)
     date = (today or dt.date.today()).isoformat()

@@ -106,6 +106,34 @@ def _records_html(item: review.Item) -> str:
     return "".join(out)
 
 
+def heading(item: review.Item) -> str:
+    """The level of a translated message (fuzzy: its state), then why it waits."""
+    state = item.state(review.Kind.PERSON)
+    text = item.level.label if item.translation == "translated" else STATE_KO[state]
+    if state in ("changed", "rejected"):
+        text += f" · {STATE_KO[state]}"
+    return text
+
+
+def message_cells(item: review.Item, found: list) -> tuple[str, str, str, str]:
+    """One message as HTML, every text escaped: the English (with the English it had
+    before upstream changed it), the Korean (with the word diff against the Korean
+    approved before), the findings as ``<li>`` items, and its level with every record.
+    The static pages and ``jaxko review serve`` both show a message with this."""
+    korean = escape(item.msgstr)
+    earlier = item.earlier()
+    if earlier is not None and earlier.msgstr != item.msgstr:
+        korean += (f'<div class="diff">승인된 번역과의 차이: '
+                   f'{_diff_html(earlier.msgstr, item.msgstr)}</div>')
+    english = escape(item.msgid)
+    if item.previous_msgid is not None:
+        english += f'<div class="was">이전 원문: {escape(item.previous_msgid)}</div>'
+    cell = f'<span class="level">{escape(heading(item))}</span>{_records_html(item)}'
+    listed = "".join(f'<li class="finding-{escape(f.severity)}">{escape(f.rule)}: '
+                     f'{escape(f.message)}</li>' for f in found)
+    return english, korean, listed, cell
+
+
 def render_page(doc: Document, items: list[review.Item],
                 findings: dict[tuple[str | None, str], list], catalog_href: str,
                 github: str | None) -> str:
@@ -114,26 +142,12 @@ def render_page(doc: Document, items: list[review.Item],
     shown = [i for i in items if i.translation != "untranslated"]
     for item in shown:
         found = findings.get((item.msgctxt, item.msgid), [])
-        korean = escape(item.msgstr)
-        earlier = item.earlier()
-        if earlier is not None and earlier.msgstr != item.msgstr:
-            korean += (f'<div class="diff">승인된 번역과의 차이: '
-                       f'{_diff_html(earlier.msgstr, item.msgstr)}</div>')
-        english = escape(item.msgid)
-        if item.previous_msgid is not None:
-            english += f'<div class="was">이전 원문: {escape(item.previous_msgid)}</div>'
+        english, korean, listed, cell = message_cells(item, found)
         state = item.state(review.Kind.PERSON)
         level = item.level
-        # the level of a translated message (fuzzy: its state), then why it waits
-        heading = level.label if item.translation == "translated" else STATE_KO[state]
-        if state in ("changed", "rejected"):
-            heading += f" · {STATE_KO[state]}"
-        cell = f'<span class="level">{escape(heading)}</span>{_records_html(item)}'
         line_link = f'<a href="{escape(catalog_href)}">{escape(doc.catalog.name)}:{item.line}</a>'
         if github:
             line_link += f' (<a href="{escape(github)}#L{item.line}">GitHub</a>)'
-        listed = "".join(f'<li class="finding-{escape(f.severity)}">{escape(f.rule)}: '
-                         f'{escape(f.message)}</li>' for f in found)
         waiting = "1" if item.waiting_for(review.Kind.PERSON) else "0"
         rows.append(f'<tr class="message state-{state}" data-state="{state}" '
                     f'data-level="{level.key}" data-waiting="{waiting}" '
@@ -190,6 +204,19 @@ docs/review-guide.md.</p>
 """
 
 
+def findings_by_message(catalog_paths: list[Path], jobs: int | None = None
+                        ) -> dict[str, dict[tuple[str | None, str], list]]:
+    """``jaxko check`` findings by catalog (absolute path), then by (msgctxt, msgid)."""
+    by_file: dict[str, dict[tuple[str | None, str], list]] = {}
+    if catalog_paths:
+        check.load_rules_modules()
+        result = check.run(check.Options(paths=list(catalog_paths), progress=False, jobs=jobs))
+        for finding in result.findings:
+            by_file.setdefault(os.path.abspath(finding.key.catalog), {}).setdefault(
+                (finding.key.msgctxt, finding.key.msgid), []).append(finding)
+    return by_file
+
+
 def write_pages(documents: dict[str, Document], reviews: Path, outdir: Path, *,
                 github_repo: str | None = None, repo_root: Path | None = None) -> list[PageSummary]:
     """Write one page per document with translated messages, and the index."""
@@ -201,14 +228,7 @@ def write_pages(documents: dict[str, Document], reviews: Path, outdir: Path, *,
                                   review.load_records(review.records_path(reviews, name)))
         if any(i.translation != "untranslated" for i in items):
             chosen.append((doc, items))
-    # catalog -> (msgctxt, msgid) -> findings: the message key of the findings
-    by_file: dict[str, dict[tuple[str | None, str], list]] = {}
-    if chosen:
-        check.load_rules_modules()
-        result = check.run(check.Options(paths=[d.catalog for d, _ in chosen], progress=False))
-        for finding in result.findings:
-            by_file.setdefault(os.path.abspath(finding.key.catalog), {}).setdefault(
-                (finding.key.msgctxt, finding.key.msgid), []).append(finding)
+    by_file = findings_by_message([d.catalog for d, _ in chosen])
     outdir.mkdir(parents=True, exist_ok=True)
     pages = []
     for doc, items in chosen:
