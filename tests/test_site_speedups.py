@@ -81,7 +81,12 @@ def test_versions_outside_tested_are_named(monkeypatch):
 
 
 PAGE = "Title\n=====\n\nSee `Title`_ and the :term:`thing`.\n\n.. glossary::\n\n   thing\n      A term.\n"
-MESSAGES = {"Title": "제목", "See `Title`_ and the :term:`thing`.": "`제목`_ 과 :term:`thing` 을 보세요.",
+# A toctree whose second entry's translation is the English (kept as is): Sphinx then
+# marks the toctree translated, and the next entry's first-pass parse clears the mark.
+INDEX = ("Index\n=====\n\n.. toctree::\n\n   First entry <page>\n   Kept <other>\n"
+         "   Third entry <third>\n")
+MESSAGES = {"First entry": "첫 항목", "Kept": "Kept", "Third entry": "세 번째 항목",
+            "Other": "다른 쪽", "Third": "셋째", "Title": "제목", "See `Title`_ and the :term:`thing`.": "`제목`_ 과 :term:`thing` 을 보세요.",
             "thing": "것", "A term.": "용어입니다."}
 
 
@@ -103,15 +108,18 @@ def _build(tmp: Path, speedups_on: bool, tested: bool, monkeypatch) -> list[str]
 
     docs = tmp / "docs"
     docs.mkdir(parents=True)
-    (docs / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   page\n", encoding="utf-8")
+    (docs / "index.rst").write_text(INDEX, encoding="utf-8")
     (docs / "page.rst").write_text(PAGE, encoding="utf-8")
+    (docs / "other.rst").write_text("Other\n=====\n", encoding="utf-8")
+    (docs / "third.rst").write_text("Third\n=====\n", encoding="utf-8")
     catalog = polib.POFile()
     catalog.metadata = {"Content-Type": "text/plain; charset=UTF-8", "Language": "ko"}
     for msgid, msgstr in MESSAGES.items():
         catalog.append(polib.POEntry(msgid=msgid, msgstr=msgstr))
     folder = tmp / "locale" / "ko" / "LC_MESSAGES"
     folder.mkdir(parents=True)
-    catalog.save(str(folder / "page.po"))
+    for domain in ("index", "page"):  # each message where either page looks it up
+        catalog.save(str(folder / f"{domain}.po"))
     (docs / "conf.py").write_text(CONF.format(tools=str(TOOLS.parent), locale=str(tmp / "locale"),
                                               on=speedups_on), encoding="utf-8")
     if not tested:
@@ -143,3 +151,5 @@ def test_the_speedups_change_no_page(tmp_path, monkeypatch):
     plain = _build(tmp_path / "plain", False, True, monkeypatch)
     assert not [line for line in on if "speedups" in line]
     assert _files(tmp_path / "on" / "html") == _files(tmp_path / "plain" / "html")
+    index = (tmp_path / "on" / "html" / "index.html").read_text(encoding="utf-8")
+    assert "첫 항목" in index and "세 번째 항목" in index  # every entry translated

@@ -151,9 +151,12 @@ class TitlesFirst:
 
 def _first_pass_needs(node: nodes.Node) -> bool:
     """What Locale's first pass uses a parse for (``_NodeUpdater.update_title_mapping``
-    and its glossary-term branch)."""
+    and its glossary-term branch), and the nodes with several messages (a toctree's
+    entries: ``addnodes.translatable``), whose ``translated`` mark each message's first
+    pass sets again: a message kept in English marks the node translated, and only
+    the next message's parse clears it, or the second pass skips the whole toctree."""
     return (isinstance(node, nodes.title) and isinstance(node.parent, nodes.section)) \
-        or isinstance(node, nodes.term)
+        or isinstance(node, (nodes.term, addnodes.translatable))
 
 
 def _drop_fragment_documents(app, doctree: nodes.document) -> None:
