@@ -10,16 +10,17 @@ MERMAID := $(VENV)/.mermaid-stamp
 export PATH := $(abspath $(BIN)):$(PATH)
 export JAX_PLATFORMS ?= cpu
 
-.PHONY: help setup system-deps upstream gettext update-po html watch check notebooks test bench clean
+.PHONY: help setup system-deps upstream gettext update-po html watch check notebooks test test-fast test-newest bench clean
 .PHONY: review-html review
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints/default.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,notebooks]'
+	@# The default toolchain: the versions jaxko.site.speedups was tested with.
+	$(BIN)/python -m pip install --quiet -c constraints/default.txt -e '.[test,notebooks]'
 	@# Bytecode now: where PYTHONDONTWRITEBYTECODE is set, every `jaxko` run would
 	@# otherwise compile its modules again (~80 ms of a 0.3 s `jaxko check`).
 	$(BIN)/python -m compileall -q tools/jaxko
@@ -63,8 +64,25 @@ notebooks: upstream  ## build Korean notebooks and execute them on real JAX (CPU
 	$(JAXKO) notebooks build
 	$(JAXKO) notebooks verify
 
-test: setup  ## the whole test suite
+test: setup  ## the whole test suite (unit and integration tiers)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q
+
+test-fast: setup  ## the unit tier only (no Sphinx build, notebook or browser)
+	$(BIN)/python -m pytest -n 2 --dist loadfile -q -m "not integration"
+
+# The newest toolchain the registry serves for the newest Python here (3.13 where
+# installed): Sphinx, MyST, docutils and the theme unpinned, the toolchain tier of tests.
+NEWEST_PYTHON ?= $(shell command -v python3.13 || command -v python3.12 || command -v $(PYTHON))
+NEWEST := .venv-newest
+NEWEST_TESTS := tests/test_site_speedups.py tests/test_site_browser.py tests/test_site_navigation.py \
+	tests/test_site_i18n_costs.py tests/test_site_translated_markup.py tests/test_site_doctest_flags.py
+test-newest: system-deps  ## the toolchain tier on the newest Sphinx/MyST/docutils the registry serves
+	@test -x $(NEWEST)/bin/python || $(NEWEST_PYTHON) -m venv $(NEWEST)
+	$(NEWEST)/bin/python -m pip install --quiet --upgrade pip
+	$(NEWEST)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[test,notebooks]'
+	$(NEWEST)/bin/python -m jaxko.sphinxext.offline_mermaid
+	$(NEWEST)/bin/python -c "import sphinx, docutils, myst_parser, sys; print('newest toolchain: Python', sys.version.split()[0], 'Sphinx', sphinx.__version__, 'docutils', docutils.__version__, 'MyST-Parser', myst_parser.__version__)"
+	PATH=$(abspath $(NEWEST))/bin:$$PATH $(NEWEST)/bin/python -m pytest -n 2 --dist loadfile -q $(NEWEST_TESTS)
 
 bench: setup upstream  ## run the benchmarks, printing figures for BENCHMARKS.md
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

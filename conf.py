@@ -60,6 +60,7 @@ extensions = [
     "jaxko.sphinxext.api_links",
     # The Korean site: i18n fixes, banner, search, glossary/progress pages (jaxko/site).
     "jaxko.site",
+    "jaxko.site.speedups",  # build speed only; off (with a warning) on untested versions
     "jaxko.site.korean_outputs",
     "jaxko.sphinxext.build_progress",
     "jaxko.sphinxext.offline_math",  # MathJax from PyPI (sphinx-mathjax-offline), no CDN

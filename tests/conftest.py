@@ -14,6 +14,22 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 SHARED_UPSTREAM = ROOT.parent / "shared" / "upstream" / "jax-v0.10.2"
 
+# The integration tier: files whose tests run real Sphinx builds, notebooks on JAX, or
+# Chromium (and the marked ones anywhere). `make test-fast` runs everything else.
+INTEGRATION = frozenset({
+    "test_catalogs", "test_lossless", "test_notebooks_build", "test_notebooks_interpret",
+    "test_notebooks_verify", "test_pipeline", "test_review_browser", "test_upstream",
+    "test_workflow_review", "test_sphinx_missing_deps", "test_sphinx_toc_parents",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        stem = item.path.stem
+        if (stem in INTEGRATION or stem.startswith("test_site")
+                or item.get_closest_marker("browser") or item.get_closest_marker("slow")):
+            item.add_marker(pytest.mark.integration)
+
 
 @pytest.fixture(autouse=True)
 def _own_check_cache(tmp_path_factory, monkeypatch):

@@ -88,7 +88,12 @@ def docs_for(index: dict, term: str) -> set[str]:
 
 
 def test_build_has_no_warnings(site):
-    assert site.warnings == []
+    from jaxko.site import speedups
+
+    # On a toolchain newer than the speedups were tested with, their one warning only.
+    expected = 1 if speedups.untested() else 0
+    assert len([w for w in site.warnings if "[jaxko.speedups]" in w]) == expected
+    assert [w for w in site.warnings if "[jaxko.speedups]" not in w] == []
     assert site.i18n_warnings == []
 
 

@@ -28,7 +28,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-dev-shm-usage"]
 STEM_WORDS = ["배열", "배열을", "값", "손실이", "배열들을", "함수입니다", "파일로", "추가", "추가를", "속도가",
-              "길이", "나이", "JAX를", "jit을", "컴파일을", "자동미분에서는", "arrays", "compiled"]
+              "길이", "나이", "JAX를", "jit을", "컴파일을", "자동미분에서는", "arrays", "compiled",
+              "running", "generalization", "operational", "sharding", "vectorized", "hopefulness"]
 
 
 @pytest.fixture(scope="module")

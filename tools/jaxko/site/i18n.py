@@ -40,67 +40,28 @@ just before ``Locale``; Sphinx's later trim then has nothing left to do, so the 
 ``jaxko_i18n_fixes = False`` turns all four off (the tests build once that way to show
 the bugs are real).
 
-A cost, not a bug: MyST-Parser's renderer evaluates ``make_document()`` as the default
-of ``options.get("document", ...)`` on every render, even when the caller gives the
-document, and each call builds docutils' option parser for the default settings.
-Rendering a whole page once that is nothing; Sphinx's i18n step renders every
-translated Markdown message on its own, so the Korean build built it about 7,000 times.
-:func:`make_document` builds the default settings once and copies them. (Always on: it
-changes no output.) The same holds for MyST's Markdown parser, which MyST builds anew
-for every parse (``create_md_parser``: a markdown-it instance with its rules and
-plugins): a translated fragment without front matter is rendered by one parser per
-MyST configuration (:func:`_fragment_parser`).
-
-Another cost: ``Locale`` parses every translated message twice. Its first pass parses
-each one to find section titles whose reference names change (and glossary terms),
-then drops the parse of every other message; its second pass parses them all again to
-translate them. :class:`TitlesFirst` gives the first pass, for a message that is
-neither a section's title nor a term, an empty element instead of a parse: the first
-pass skips a message whose parse is no paragraph, as it would have skipped it after
-parsing, and the second pass parses it as before. The pages are the same, byte for
-byte, as with ``-D jaxko_locale_titles_first=0`` (tested on a site with a referenced
-section title and a glossary term; the whole Korean site compared the same way); a
-msgstr that does not parse is warned about once, where it was warned about twice.
-
-And a cost in every page read: ``Locale`` moves the nodes of each parsed msgstr into
-the page, and each keeps a reference to the document the msgstr was parsed into
-(docutils' ``Node.document``), whose settings hold Sphinx's whole build environment.
-Sphinx pickles each page's doctree after reading it and unpickles it to write it, so a
-Korean page's doctree carried a copy of the environment and of each fragment's
-document (on ``about``: 85 KB, where the page's own nodes take under 10). At
-``doctree-read``, after every transform, :func:`drop_fragment_documents` points those
-nodes back to the page they are in, as nodes parsed with the page are (``-D
-jaxko_drop_fragment_documents=0`` leaves them, for the tests' comparison).
+What these fixes leave slow (MyST building docutils' settings for every message,
+``Locale`` parsing every message twice, each parsed message keeping its own document)
+is :mod:`jaxko.site.speedups`' business.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import re
 from pathlib import Path
 
 from docutils import nodes
-from docutils.frontend import get_default_settings
-from docutils.parsers.rst import Parser as RSTParser
-from docutils.utils import new_document
 from myst_nb.sphinx_ import Parser as NotebookParser
-from myst_parser.mdit_to_docutils import base as myst_renderer
 from myst_parser.mdit_to_docutils.sphinx_ import SphinxRenderer
 from myst_parser.parsers.mdit import create_md_parser
 from myst_parser.parsers.sphinx_ import MystParser
-from sphinx.transforms import SphinxTransform
-from sphinx.transforms import i18n as sphinx_i18n
 from sphinx.transforms.i18n import Locale
 from sphinx.transforms.post_transforms.code import TrimDoctestFlagsTransform
 
 from jaxko.site import translated_markup
 from jaxko.site.gate import untrusted
-
-# Sphinx's own, before setup() puts TitlesFirst's in their place for Locale.
-_extract_messages = sphinx_i18n.extract_messages
-_publish_msgstr = sphinx_i18n.publish_msgstr
 
 # What Locale passes for a literal block, and what it appends when a msgstr ends in
 # '::' (then indented with the rest): both from sphinx/transforms/i18n.py.
@@ -212,17 +173,6 @@ def _fragment_parser(config):
     return kept[1]
 
 
-@functools.lru_cache(maxsize=8)
-def _default_settings(parser_cls):
-    return get_default_settings(parser_cls)
-
-
-def make_document(source_path="notset", parser_cls=RSTParser) -> nodes.document:
-    """MyST-Parser's ``make_document``, with the default settings built once per parser
-    class (a copy each time: a document may change its own settings)."""
-    return new_document(source_path, settings=copy.copy(_default_settings(parser_cls)))
-
-
 class TrimDoctestFlagsBeforeLocale(TrimDoctestFlagsTransform):
     """Sphinx's doctest-flag trim, run before ``Locale`` so that a console block is
     looked up by the text the gettext builder extracted (see the module docstring).
@@ -252,82 +202,9 @@ class TrimDoctestFlagsBeforeLocale(TrimDoctestFlagsTransform):
             self.strip_doctest_flags(block)
 
 
-class TitlesFirst:
-    """Which pass of ``Locale`` is running, and on which message: what Locale's first
-    pass needs parsed (see the module docstring). One ``Locale`` runs at a time in a
-    process (Sphinx reads in processes, not threads)."""
-
-    document: nodes.document | None = None
-    passes = 0
-    node: nodes.Node | None = None
-
-    @classmethod
-    def extract_messages(cls, doctree):
-        if doctree is not cls.document:
-            yield from _extract_messages(doctree)
-            return
-        cls.passes += 1
-        for node, msg in _extract_messages(doctree):
-            cls.node = node
-            yield node, msg
-
-    @classmethod
-    def publish_msgstr(cls, app, source, source_path, source_line, config, settings):
-        document, node = cls.document, cls.node
-        if (document is not None and settings is document.settings and cls.passes == 1
-                and node is not None and not _first_pass_needs(node)):
-            return nodes.Element()  # no paragraph: the first pass moves on
-        return _publish_msgstr(app, source, source_path, source_line, config, settings)
-
-
-def _first_pass_needs(node: nodes.Node) -> bool:
-    """What Locale's first pass uses a parse for (``_NodeUpdater.update_title_mapping``
-    and its glossary-term branch)."""
-    return (isinstance(node, nodes.title) and isinstance(node.parent, nodes.section)) \
-        or isinstance(node, nodes.term)
-
-
-def _drop_fragment_documents(app, doctree: nodes.document) -> None:
-    if app.config.jaxko_drop_fragment_documents:  # off: as plain Sphinx (the tests compare)
-        drop_fragment_documents(doctree)
-
-
-def drop_fragment_documents(doctree: nodes.document) -> None:
-    """Nodes moved in from a translated message's own document belong to the page (see
-    the module docstring): their ``document`` is then their parent's, the page's."""
-    for node in doctree.findall():
-        if node is not doctree and node.__dict__.get("_document") not in (None, doctree):
-            del node.__dict__["_document"]
-
-
-class _LocaleStarts(SphinxTransform):
-    default_priority = Locale.default_priority - 1
-
-    def apply(self, **kwargs) -> None:
-        on = self.config.jaxko_locale_titles_first
-        TitlesFirst.document = self.document if on else None
-        TitlesFirst.passes, TitlesFirst.node = 0, None
-
-
-class _LocaleEnded(SphinxTransform):
-    default_priority = Locale.default_priority + 1
-
-    def apply(self, **kwargs) -> None:
-        TitlesFirst.document, TitlesFirst.passes, TitlesFirst.node = None, 0, None
-
-
 def setup(app):
-    myst_renderer.make_document = make_document
-    sphinx_i18n.extract_messages = TitlesFirst.extract_messages
-    sphinx_i18n.publish_msgstr = TitlesFirst.publish_msgstr
-    app.add_transform(_LocaleStarts)
-    app.add_transform(_LocaleEnded)
-    app.add_config_value("jaxko_drop_fragment_documents", True, "env", types=[bool])
-    app.connect("doctree-read", _drop_fragment_documents, priority=900)
     app.setup_extension("myst_nb")
     app.add_config_value("jaxko_i18n_fixes", True, "env", types=[bool])
-    # Off: Locale parses every message twice, as plain Sphinx does (the tests compare).
-    app.add_config_value("jaxko_locale_titles_first", True, "env", types=[bool])
     app.add_source_parser(TranslatedMessageParser, override=True)
     app.add_transform(TrimDoctestFlagsBeforeLocale)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -37,12 +37,13 @@ import functools
 import json
 import os
 import re
+from importlib import resources
 from pathlib import Path
 from typing import Iterable
 
 from docutils import nodes
 from sphinx.search import SearchLanguage
-from sphinx.search.en import english_stopwords, js_porter_stemmer
+from sphinx.search.en import SearchEnglish
 from sphinx.util import logging
 from jaxko import glossary
 from jaxko import paths
@@ -155,8 +156,15 @@ def stem(word: str) -> str:
     return word
 
 
+def _snowball_js(name: str) -> str:
+    """A Snowball stemmer's JavaScript as Sphinx ships it (8.2 and 9.x alike: the files
+    its ``js_stemmer_rawcode`` names, ``non-minified-js/<name>``), read as package data."""
+    return (resources.files("sphinx.search") / "non-minified-js" / name).read_text("utf-8")
+
+
 def _js_stemmer() -> str:
-    porter = js_porter_stemmer.replace("var Stemmer = function", "var PorterStemmer = function")
+    # Snowball's Porter stemmer, the algorithm _porter() runs on the Python side.
+    porter = _snowball_js("base-stemmer.js") + "\n" + _snowball_js("porter-stemmer.js")
     tables = json.dumps({"particles": PARTICLES, "ambiguous": sorted(AMBIGUOUS),
                          "maxStrips": MAX_STRIPS}, ensure_ascii=False)
     return porter + """
@@ -460,9 +468,11 @@ class SearchKorean(SearchLanguage):
     language_name = "Korean"
     js_stemmer_code = JS_STEMMER
     # The browser skips these query words too, so "배열 및 함수" still finds pages.
-    stopwords = set(english_stopwords) | KOREAN_STOPWORDS
+    stopwords = frozenset(SearchEnglish.stopwords) | KOREAN_STOPWORDS
 
-    def init(self, options: dict) -> None:
+    def __init__(self, options: dict) -> None:
+        # Sphinx 8 calls init() from here, Sphinx 9 only __init__: both end up here.
+        super().__init__(options)
         # Kiwi loads on first use: builders that never index (gettext) never pay for it.
         self._morphology: KoreanMorphology | None | bool = False
 
