@@ -46,6 +46,9 @@ SAME = [
     ("C++ comment line translated", "#include <cstdint>\n// Add one.\nint f(int x) { return x + 1; }",
      "#include <cstdint>\n// 1을 더합니다.\nint f(int x) { return x + 1; }", "c++"),
     ("shell comment translated", "# install\npip install jax", "# 설치\npip install jax", "bash"),
+    ("shell trailing comment translated", "pip install -e .  # installs jax\ncd docs",
+     "pip install -e .  # jax를 설치합니다\ncd docs", "bash"),
+    ("shell trailing comment after quotes", "echo 'a # b' \"c\" # note", "echo 'a # b' \"c\" # 참고", "sh"),
     ("SQL comment translated", "-- rows\nSELECT 1;", "-- 행\nSELECT 1;", "sql"),
     ("unknown language, # comment", "# note\nrun x", "# 참고\nrun x", "somelang"),
 ]
@@ -89,6 +92,17 @@ DIFFERENT = [
      "line 1: 'int x;  // count' became 'int x;  // 개수'"),
     ("shell command changed", "pip install jax", "pip install jaxlib", "bash",
      "line 1: 'pip install jax' became 'pip install jaxlib'"),
+    ("shell command before a trailing comment changed", "pip install jax  # installs jax",
+     "pip install jaxlib  # jax를 설치합니다", "bash",
+     "line 1: 'pip install jax  # installs jax' became 'pip install jaxlib  # jax를 설치합니다'"),
+    ("shell # inside quotes is code", "echo \"a # b\"", "echo \"a # 나\"", "bash",
+     "line 1: 'echo \"a # b\"' became 'echo \"a # 나\"'"),
+    ("shell # inside a word is code", "echo $# a#b", "echo $# a#나", "bash",
+     "line 1: 'echo $# a#b' became 'echo $# a#나'"),
+    ("shell # after an escaped blank is code", "echo a\\ # b", "echo a\\ # 나", "zsh",
+     "line 1: 'echo a\\\\ # b' became 'echo a\\\\ # 나'"),
+    ("trailing # in a non-shell language is code", "set x 1 # one", "set x 1 # 하나", "tcl",
+     "line 1: 'set x 1 # one' became 'set x 1 # 하나'"),
 ]
 
 

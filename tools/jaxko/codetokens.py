@@ -16,7 +16,10 @@ identifier translated, a quote lost, a line dropped) is caught before anything r
   output) is compared line by line; comment-only lines may differ, and a ``>>>`` or
   ``...`` line is compared by its Python tokens (its comment may be translated).
 * Other languages: only comment-looking lines (``#``, ``//``, ``--``, as the language
-  uses them) may differ; every other line must stay exactly the same.
+  uses them) may differ; every other line must stay exactly the same. In shell code
+  (``bash``, ``sh``, ``shell``, ``zsh``) a trailing comment may differ too: a ``#`` that
+  starts a word outside quotes ends the command, as the shell reads it
+  (``pip install -e .  # installs jax``); the command before it must stay the same.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ _COMMENT_MARKERS: dict[str, tuple[str, ...]] = {
     **{name: ("--",) for name in ("sql", "haskell", "hs", "lua", "ada")},
     **{name: ("//", "#") for name in ("mlir", "llvm", "hlo", "stablehlo")},
 }
+# Shell languages, whose code lines may end in a comment (`cmd  # note`).
+_SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "zsh"})
 # Unknown languages: any of the usual markers, `#` only when it looks like a comment
 # (`# note`, `#!`), not a directive such as `#include`.
 _GENERIC_COMMENT = re.compile(r"^\s*(#($|[\s#!:])|//|--(\s|$)|;)")
@@ -63,6 +68,8 @@ def first_difference(source: str, translated: str, language: str = "python") -> 
     language = (language or "").strip().lower()
     if language in PYTHON_LANGUAGES:
         return _python_difference(source, translated)
+    if language in _SHELL_LANGUAGES:
+        return _line_difference(source, translated, _comment_test(language), _shell_command_key)
     return _line_difference(source, translated, _comment_test(language))
 
 
@@ -301,6 +308,33 @@ def _prompt_key(line: str) -> tuple | None:
     except _NotPython:
         return None
     return tuple(item.key for item in map(_token_item, tokens) if item is not None)
+
+
+def _shell_command_key(line: str) -> tuple:
+    """A shell line without its trailing comment: the text before the first ``#`` that
+    starts a word (after an unescaped blank) outside single and double quotes and not
+    escaped. A ``#`` inside a word (``$#``, ``${#a}``, ``a#b``, ``a\\ #b``) or inside
+    quotes is code."""
+    quote = None
+    escaped = False
+    after_blank = False  # the previous character was an unquoted, unescaped blank
+    for index, char in enumerate(line):
+        blank = False
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote is not None:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and after_blank:
+            return ("shell", line[:index].rstrip())
+        else:
+            blank = char in " \t"
+        after_blank = blank
+    return ("shell", line.rstrip())
 
 
 def _line_difference(source: str, translated: str, is_comment, code_key=lambda line: None) -> str | None:
