@@ -14,9 +14,14 @@ identifier translated, a quote lost, a line dropped) is caught before anything r
   compared like a non-Python language.
 * Python that does not tokenize (pseudo-code, a fragment, a console session with its
   output) is compared line by line; comment-only lines may differ, and a ``>>>`` or
-  ``...`` line is compared by its Python tokens (its comment may be translated).
+  ``...`` line is compared by its Python tokens (its comment may be translated); so is
+  any other line with a comment that tokenizes on its own, whose strings and
+  indentation stay exact (only its comment may be translated).
 * Other languages: only comment-looking lines (``#``, ``//``, ``--``, as the language
-  uses them) may differ; every other line must stay exactly the same.
+  uses them) may differ; every other line must stay exactly the same. In shell code
+  (``bash``, ``sh``, ``shell``, ``zsh``) a trailing comment may differ too: a ``#`` that
+  starts a word outside quotes ends the command, as the shell reads it
+  (``pip install -e .  # installs jax``); the command before it must stay the same.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ _COMMENT_MARKERS: dict[str, tuple[str, ...]] = {
     **{name: ("--",) for name in ("sql", "haskell", "hs", "lua", "ada")},
     **{name: ("//", "#") for name in ("mlir", "llvm", "hlo", "stablehlo")},
 }
+# Shell languages, whose code lines may end in a comment (`cmd  # note`).
+_SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "zsh"})
 # Unknown languages: any of the usual markers, `#` only when it looks like a comment
 # (`# note`, `#!`), not a directive such as `#include`.
 _GENERIC_COMMENT = re.compile(r"^\s*(#($|[\s#!:])|//|--(\s|$)|;)")
@@ -63,6 +70,8 @@ def first_difference(source: str, translated: str, language: str = "python") -> 
     language = (language or "").strip().lower()
     if language in PYTHON_LANGUAGES:
         return _python_difference(source, translated)
+    if language in _SHELL_LANGUAGES:
+        return _line_difference(source, translated, _comment_test(language), _shell_command_key)
     return _line_difference(source, translated, _comment_test(language))
 
 
@@ -136,8 +145,9 @@ def _python_difference(source: str, translated: str) -> str | None:
         items_a = _python_items(source)
     except _NotPython:
         # Not Python to begin with (pseudo-code, a fragment, a console session with its
-        # output): compare lines, the Python after a `>>>` prompt by its tokens.
-        return _line_difference(source, translated, _comment_test("python"), _prompt_key)
+        # output): compare lines, the Python after a `>>>` prompt and any line that
+        # tokenizes on its own by its tokens.
+        return _line_difference(source, translated, _comment_test("python"), _fragment_line_key)
     try:
         items_b = _python_items(translated)
     except _NotPython as err:
@@ -301,6 +311,55 @@ def _prompt_key(line: str) -> tuple | None:
     except _NotPython:
         return None
     return tuple(item.key for item in map(_token_item, tokens) if item is not None)
+
+
+def _shell_command_key(line: str) -> tuple:
+    """A shell line without its trailing comment: the text before the first ``#`` that
+    starts a word (after an unescaped blank) outside single and double quotes and not
+    escaped. A ``#`` inside a word (``$#``, ``${#a}``, ``a#b``, ``a\\ #b``) or inside
+    quotes is code."""
+    quote = None
+    escaped = False
+    after_blank = False  # the previous character was an unquoted, unescaped blank
+    for index, char in enumerate(line):
+        blank = False
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote is not None:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and after_blank:
+            return ("shell", line[:index].rstrip())
+        else:
+            blank = char in " \t"
+        after_blank = blank
+    return ("shell", line.rstrip())
+
+
+def _fragment_line_key(line: str) -> tuple | None:
+    """A line of code that is not Python as a whole: a prompt line by its Python tokens
+    (:func:`_prompt_key`); any other line that has a comment and tokenizes on its own
+    by its indentation and exact tokens, so only its comment may change
+    (``devices = jax.devices()  # 8 devices`` in a block with a stray bracket
+    elsewhere; strings stay exact, as such a line may be output); None (compared as
+    text) for any other line."""
+    if _PROMPT.match(line):
+        return _prompt_key(line)
+    stripped = line.lstrip(" \t")
+    if "#" not in stripped:
+        return None
+    try:
+        tokens = _tokenize(stripped)
+    except _NotPython:
+        return None
+    if not any(tok.type == tokenize.COMMENT for tok in tokens):
+        return None
+    return ("code", line[: len(line) - len(stripped)],
+            tuple((tok.type, tok.string) for tok in tokens if tok.type not in _IGNORED))
 
 
 def _line_difference(source: str, translated: str, is_comment, code_key=lambda line: None) -> str | None:

@@ -48,7 +48,11 @@ def _same_outside_comments(source: str, translated: str) -> bool:
       explanation=(
           "코드 블록과 노트북 코드 셀에서 번역할 수 있는 것은 주석과 문자열 리터럴의 내용뿐입니다. "
           "식별자, 숫자, 연산자가 바뀌면 처음 달라진 토큰을 알려 줍니다. 파이썬이 아닌 블록은 "
-          "주석처럼 보이는 줄만 바꿀 수 있습니다."))
+          "주석처럼 보이는 줄만 바꿀 수 있습니다. 셸 블록(`bash`, `sh`, `shell`, `zsh`)에서는 명령 "
+          "뒤의 주석(`pip install -e .  # jax를 설치합니다`)도 옮길 수 있습니다. 따옴표 밖에서 공백 "
+          "뒤에 오는 `#`부터가 주석이고, 그 앞의 명령은 그대로여야 합니다. 파이썬으로 읽히지 않는 "
+          "파이썬 블록(괄호가 어긋난 예시 코드 등)에서는 한 줄만으로 파이썬으로 읽히는 줄의 주석도 "
+          "옮길 수 있으며, 그 줄의 코드와 문자열은 그대로여야 합니다."))
 def same_code(message: Message, context: Context):
     """A code block's msgstr differs from its msgid beyond comments and string contents.
 
