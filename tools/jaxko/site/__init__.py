@@ -11,7 +11,8 @@ One extension per concern, each a module with its own ``setup``:
 * :mod:`.status`: per-page banner (progress, credits, English original, downloads);
 * :mod:`.pages`: the 번역 용어집 and 번역 현황 pages, linked from the navigation;
 * :mod:`.typography`: Korean-first fonts and line breaking;
-* :mod:`.theme`: the theme's Korean strings where its own catalog reads badly;
+* :mod:`.theme`: the theme's Korean strings where its own catalog reads badly, and
+  MyST-NB's hidden-cell toggles in Korean;
 * :mod:`.navigation`: each page's sidebar navigation kept between builds while the
   site's titles and toctrees are unchanged;
 * :mod:`.offsite`: remote images and embeds become links (no request to another host).

@@ -1,4 +1,5 @@
-"""Korean strings of sphinx-book-theme where the theme's own catalog reads badly.
+"""Korean strings of sphinx-book-theme where the theme's own catalog reads badly, and
+of MyST-NB's cell toggles, which no catalog translates.
 
 The theme translates its messages through its own catalog (``booktheme``, registered
 by the theme from ``sphinx_book_theme/theme/sphinx_book_theme/static/locales``);
@@ -19,6 +20,16 @@ build's language, a dict in conf.py to replace them, ``-D jaxko_theme_messages=0
 turn them off (the tests build once that way to show the theme's text). It is an
 "html" config value, so a change of the overrides writes every page again in an
 incremental build (the footer is on all of them).
+
+MyST-NB writes the summary of a hidden cell (``hide-input``, ``hide-output``,
+``hide-cell``) from its options ``nb_code_prompt_show``/``nb_code_prompt_hide``,
+"Show code cell {type}", with ``{type}`` an English word (source, output, outputs,
+content) filled in by its post-transform; no message catalog is asked, so the Korean
+site showed "Show code cell source". One Korean string per type cannot come from the
+options (one pattern for every type), so a post-transform that runs after MyST-NB's
+replaces each summary that is exactly MyST-NB's default English with the override
+of the same text in ``jaxko_theme_messages`` (the same table and switch as the
+theme's strings); a project's own prompts are left as they are.
 """
 
 from __future__ import annotations
@@ -26,7 +37,9 @@ from __future__ import annotations
 import gettext
 import os
 
+from docutils import nodes
 from sphinx import locale
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 CATALOG = "booktheme"        # sphinx_book_theme.MESSAGE_CATALOG_NAME
 NAMESPACE = "general"
@@ -36,8 +49,20 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ko": {
         "By": "©",           # footer: "© The JAX authors" (the catalog: "으로")
         "Fullscreen mode": "전체 화면 모드",   # header button (the catalog: "전체 화면으로보기")
+        # MyST-NB's toggles of hidden cells (no catalog; see CellToggles)
+        "Show code cell source": "코드 보기",
+        "Hide code cell source": "코드 숨기기",
+        "Show code cell output": "출력 보기",
+        "Hide code cell output": "출력 숨기기",
+        "Show code cell outputs": "출력 보기",
+        "Hide code cell outputs": "출력 숨기기",
+        "Show code cell content": "코드 셀 보기",
+        "Hide code cell content": "코드 셀 숨기기",
     },
 }
+
+# The summaries of MyST-NB's hidden-cell toggles, as its node attributes name them.
+TOGGLE_ATTRIBUTES = ("prompt_show", "prompt_hide")
 
 
 class OverrideTranslations(gettext.NullTranslations):
@@ -70,12 +95,41 @@ def _default_messages(config) -> dict[str, str]:
     return dict(MESSAGES.get(config.language or "", {}))
 
 
+def messages_in_force(config) -> dict[str, str]:
+    """The overrides ``jaxko_theme_messages`` puts in force (empty when turned off)."""
+    value = config.jaxko_theme_messages
+    if value is True:
+        value = _default_messages(config)
+    return dict(value or {})
+
+
 def _builder_inited(app) -> None:
     # The HTML builder loads the theme (and registers its catalog) before this event.
-    value = app.config.jaxko_theme_messages
-    if value is True:
-        value = _default_messages(app.config)
-    install(value or {})
+    install(messages_in_force(app.config))
+
+
+def _has_toggle(node) -> bool:
+    return isinstance(node, nodes.Element) and "prompt_show" in node.attributes
+
+
+class CellToggles(SphinxPostTransform):
+    """Korean summaries on MyST-NB's hidden-cell toggles (see the module's docstring).
+
+    MyST-NB's ``HideInputCells`` (priority 199) fills in ``{type}``; this one runs
+    after it and only rewrites a summary that equals a key of the overrides."""
+
+    default_priority = 200
+    formats = ("html",)
+
+    def run(self, **kwargs) -> None:
+        messages = messages_in_force(self.config)
+        if not messages:
+            return
+        for node in self.document.findall(_has_toggle):
+            for attribute in TOGGLE_ATTRIBUTES:
+                text = node.get(attribute)
+                if isinstance(text, str) and text in messages:
+                    node[attribute] = messages[text]
 
 
 def _template_cache(app) -> None:
@@ -99,4 +153,5 @@ def setup(app):
     app.add_config_value("jaxko_template_cache", "", "", types=[str])
     app.connect("builder-inited", _builder_inited)
     app.connect("builder-inited", _template_cache)
+    app.add_post_transform(CellToggles)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
