@@ -94,6 +94,47 @@ def _resolved(key: MessageKey) -> MessageKey:
     return key._replace(catalog=str(Path(key.catalog).resolve()))
 
 
+# Sphinx 8.2 extracts a paragraph line that ends in a backslash (a MyST hard break, a
+# reST escaped newline) as "text\\ next"; Sphinx 9 drops the backslash and the blanks
+# before it ("text next"). A catalog extracted by one version is looked up by the other.
+_LINE_END_BACKSLASH = re.compile(r"[ \t]*\\ ")
+_MAX_BACKSLASHES = 4  # variants of a msgid: 2 ** n
+
+
+def line_end_aliases(msgid: str) -> list[str]:
+    """The msgids another Sphinx version may look ``msgid`` up by: each ``\\ `` that
+    may have ended a source line dropped, in every combination (a mid-line ``\\ `` is
+    kept by both versions, so some combination is the one asked for)."""
+    spots = list(_LINE_END_BACKSLASH.finditer(msgid))
+    if not spots or len(spots) > _MAX_BACKSLASHES:
+        return []
+    aliases = []
+    for mask in range(1, 2 ** len(spots)):
+        parts, last = [], 0
+        for index, spot in enumerate(spots):
+            if mask >> index & 1:
+                parts += [msgid[last:spot.start()], " "]
+                last = spot.end()
+        aliases.append("".join(parts) + msgid[last:])
+    return aliases
+
+
+def _add_line_end_aliases(catalog) -> None:
+    """Each translated message whose msgid holds a line-end backslash, once more under
+    the msgid the other Sphinx version extracts (:func:`line_end_aliases`)."""
+    import polib
+
+    taken = {(entry.msgctxt, entry.msgid) for entry in catalog}
+    for entry in list(catalog):
+        if entry.obsolete or not entry.msgstr or "\\" not in entry.msgid:
+            continue
+        for alias in line_end_aliases(entry.msgid):
+            if (entry.msgctxt, alias) not in taken:
+                taken.add((entry.msgctxt, alias))
+                catalog.append(polib.POEntry(msgctxt=entry.msgctxt, msgid=alias,
+                                             msgstr=entry.msgstr))
+
+
 def _write_gated(task: tuple[Path, Path, frozenset]) -> str:
     """One catalog's gated copy, written; the SHA-256 of what was written."""
     path, out, refused = task
@@ -107,6 +148,7 @@ def _write_gated(task: tuple[Path, Path, frozenset]) -> str:
         if MessageKey(name, entry.msgctxt, entry.msgid) in refused:
             entry.msgstr = ""
             entry.msgstr_plural = {k: "" for k in entry.msgstr_plural}
+    _add_line_end_aliases(catalog)
     rendered = catalogs.render(catalog)
     catalogs.write_text_atomic(out, rendered)
     return digest_bytes(rendered.encode("utf-8"))

@@ -47,8 +47,10 @@ is :mod:`jaxko.site.speedups`' business.
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
+import logging
 import re
 from pathlib import Path
 
@@ -202,9 +204,65 @@ class TrimDoctestFlagsBeforeLocale(TrimDoctestFlagsTransform):
             self.strip_doctest_flags(block)
 
 
+# Sphinx 9 compares a message's named references by their source text (8.2 compared
+# their number), so the translation of a named reference that Sphinx's own docs
+# recommend, `` `번역 <Name_>`_ `` for `` `Name`_ ``, warns "inconsistent references" on
+# every such message, although it resolves to the same target. The warning's two lists
+# are Sphinx's (``compare_references``: ``repr`` of each reference's rawsource).
+_INCONSISTENT = re.compile(r"inconsistent references in translated message\. "
+                           r"original: (\[.*\]), translated: (\[.*\])$", re.S)
+_NAMED = re.compile(r"^`(?P<name>(?:[^`\\]|\\.)+)`__?$", re.S)
+_ALIASED = re.compile(r"^`(?:[^`\\]|\\.)*?<(?P<name>[^<>`]+)_>`__?$", re.S)
+
+
+def _reference_name(rawsource: str, pattern: re.Pattern) -> str | None:
+    match = pattern.match(rawsource)
+    return nodes.fully_normalize_name(match["name"]) if match else None
+
+
+def same_named_references(original: list[str], translated: list[str]) -> bool:
+    """Whether each translated named reference names the original's target: the same
+    name, or a translated text with the name as its alias (`` `텍스트 <Name_>`_ ``)."""
+    if len(original) != len(translated) or not original:
+        return False
+    names = [_reference_name(raw, _NAMED) for raw in original]
+    given = [_reference_name(raw, _ALIASED) or _reference_name(raw, _NAMED) for raw in translated]
+    return None not in names and sorted(names) == sorted(n or "" for n in given)
+
+
+class SameReferencesFilter(logging.Filter):
+    """Drops Sphinx 9's "inconsistent references" warning where the references are the
+    same targets (see :func:`same_named_references`); every other one passes."""
+
+    enabled = True
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.enabled or getattr(record, "subtype", None) != "inconsistent_references":
+            return True
+        match = _INCONSISTENT.search(record.getMessage())
+        if match is None:
+            return True
+        try:
+            original, translated = (ast.literal_eval(group) for group in match.groups())
+        except (ValueError, SyntaxError):
+            return True
+        return not same_named_references(list(original), list(translated))
+
+
+_SAME_REFERENCES = SameReferencesFilter()
+
+
+def _filter_named_references(app, config) -> None:
+    SameReferencesFilter.enabled = bool(config.jaxko_i18n_fixes)
+    logger = logging.getLogger("sphinx.sphinx.transforms.i18n")  # Sphinx's logger there
+    if _SAME_REFERENCES not in logger.filters:
+        logger.addFilter(_SAME_REFERENCES)
+
+
 def setup(app):
     app.setup_extension("myst_nb")
     app.add_config_value("jaxko_i18n_fixes", True, "env", types=[bool])
+    app.connect("config-inited", _filter_named_references)
     app.add_source_parser(TranslatedMessageParser, override=True)
     app.add_transform(TrimDoctestFlagsBeforeLocale)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
