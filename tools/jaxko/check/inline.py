@@ -16,6 +16,7 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 from typing import NamedTuple
+from urllib.parse import urlsplit, urlunsplit
 
 LITERAL = "literal"
 ROLE = "role"
@@ -319,10 +320,31 @@ def _is_external(target: str) -> bool:
     return bool(_SCHEME.match(target.strip()))
 
 
-_LANGUAGE_SEGMENT = re.compile(r"(?<=[^/])/ko(?:[-_]kr)?(?=/)", re.I)
+# Path segments that name a language edition of a page: /ko/ in a msgstr for the /en/ (or
+# no segment) of its msgid is the same page of the same site.
+LANGUAGE_SEGMENTS = frozenset({"ko", "ko-kr", "ko_kr", "en", "en-us", "en_us"})
 
 
 def normalise_url(url: str) -> str:
-    """A URL as compared: without a final slash, and without a Korean language segment
-    (``docs.python.org/ko/3.12/…`` is the Korean edition of the same page)."""
-    return _LANGUAGE_SEGMENT.sub("", url.strip(), count=1).rstrip("/")
+    """A URL as compared, read as a URL parser reads it (scheme, host, path, query,
+    fragment): lower-case scheme and host, no final slash, and for a URL with a host the
+    first language segment of its path dropped (``docs.python.org/ko/3.12/…`` and
+    ``…/en/3.12/…`` are editions of ``docs.python.org/3.12/…``). The host is never
+    rewritten: ``https:/ko//jax.dev/guide`` (host-less, a browser's host ``ko``) stays
+    unlike ``https://jax.dev/guide``. Text that is no absolute URL (a relative link) is
+    compared as written, without its final slash."""
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # an unparsable URL (a bad IPv6 host): compared as written
+        return text.rstrip("/")
+    if not parts.netloc:
+        return text.rstrip("/")
+    segments = parts.path.split("/")
+    for index, segment in enumerate(segments):
+        if segment.lower() in LANGUAGE_SEGMENTS:
+            del segments[index]
+            break
+    path = "/".join(segments).rstrip("/")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query,
+                       parts.fragment)).rstrip("/")
