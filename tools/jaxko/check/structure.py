@@ -24,7 +24,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Callable, Iterator, NamedTuple
 
-from jaxko.check.inline import normalise_url
+from jaxko.check.inline import normalise_url, split_role
 from jaxko.check.sources import split_directive_options
 
 # Inline roles that only style text (docutils' and Sphinx's): a translation may use them
@@ -111,9 +111,9 @@ def _recording_directive(name: str):
     return Recorder
 
 
-def _role_target(text: str) -> str:
-    match = re.search(r"<([^<>]*)>\s*$", text)
-    target = match.group(1) if match else text
+def _role_target(text: str, syntax: str) -> str:
+    """A role's target as Sphinx reads it (:func:`jaxko.check.inline.split_role`)."""
+    _explicit, _title, target = split_role(text, syntax)
     return " ".join(target.strip().lstrip("~!").split())
 
 
@@ -123,7 +123,7 @@ def _recording_role(name, rawtext, text, lineno, inliner, options=None, content=
     role = name.lower()
     role = role[3:] if role.startswith("py:") else role
     if role not in ORDINARY_ROLES and _CURRENT:
-        _CURRENT[-1][Part("role", f"{role} {_role_target(text)}")] += 1
+        _CURRENT[-1][Part("role", f"{role} {_role_target(text, 'docutils')}")] += 1
     return [nodes.inline(rawtext, text)], []
 
 
@@ -399,7 +399,7 @@ def _myst_parts(text: str, parts: Counter) -> None:
             elif child.type == "myst_role":
                 role = child.meta.get("name", "").lower()
                 if role not in ORDINARY_ROLES:
-                    parts[Part("role", f"{role} {_role_target(child.content)}")] += 1
+                    parts[Part("role", f"{role} {_role_target(child.content, 'myst')}")] += 1
 
 
 def _parse(text: str):
