@@ -231,7 +231,7 @@ def parse_records(text: str, path: Path | str) -> Records:
         raise UserError("expected a list of review records", path, 1)
     records = Records()
     for number, raw in enumerate(data, 1):
-        line = raw.get(_LINE) if isinstance(raw, dict) else None
+        line = raw.get(_LINE) if isinstance(raw, dict) else _item_line(text, number)
         record = _record(raw, number, path, line)
         first = records.get(record.key, record.kind)
         if first is not None:
@@ -240,6 +240,15 @@ def parse_records(text: str, path: Path | str) -> Records:
                             "and kind, with earlier verdicts under its `history`", path, line)
         records.put(record)
     return records
+
+
+def _item_line(text: str, number: int) -> int | None:
+    """The line of the ``number``-th entry of a records file (an entry that is no
+    mapping carries no line of its own; only read on that error)."""
+    node = yaml.compose(text, Loader=_LineLoader)
+    if isinstance(node, yaml.SequenceNode) and 0 < number <= len(node.value):
+        return node.value[number - 1].start_mark.line + 1
+    return None
 
 
 def _record(raw, number: int, path, line: int | None) -> Record:
@@ -565,6 +574,19 @@ def blame_authors(catalog: Path, first_line: int, last_line: int) -> list[str]:
     return sorted(stamps, key=lambda name: -stamps[name])
 
 
+def message_spans(catalog: Path) -> dict[str, tuple[int, int]]:
+    """Each message's msgid and msgstr lines (not the comments `jaxko update` rewrites)."""
+    return {message_key(e.msgctxt, e.msgid): (e.line, e.last_line) for e in pofile.read(catalog)}
+
+
+def translators_of(catalog: Path, span: tuple[int, int], assigned: set[str]) -> set[str]:
+    """Who translated a message, case-folded: the document's assigned translators and the
+    newest author (git blame) of the message's lines. A person's review by one of them is
+    no second person's: ``review approve`` refuses to record it, and ``review voided``
+    (:mod:`jaxko.workflow.review_audit`) refuses such a record written by hand."""
+    return set(assigned) | {a.casefold() for a in blame_authors(catalog, *span)[:1]}
+
+
 @dataclass(frozen=True)
 class Decision:
     """What ``approve``/``reject`` recorded."""
@@ -619,9 +641,7 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
     if assignments_path is not None:
         assignment = assignments_mod.load(assignments_path).for_docname(document.docname)
     translators = {n.casefold() for n in (assignment.translators if assignment else ())}
-    # the msgid and msgstr lines (not the comments `jaxko update` rewrites)
-    spans = {message_key(e.msgctxt, e.msgid): (e.line, e.last_line)
-             for e in pofile.read(catalog)}
+    spans = message_spans(catalog)
     for key in chosen:
         item = items[key]
         where = (catalog, item.line)
@@ -632,8 +652,7 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             raise UserError(f"message {key} has open errors ({errors[key][0]}); fix them and "
                             "run `jaxko check` before approving", *where)
         if verdict == APPROVED and kind is not Kind.SELF:
-            authors = {a.casefold() for a in blame_authors(catalog, *spans[key])[:1]}
-            if reviewer.casefold() in translators | authors:
+            if reviewer.casefold() in translators_of(catalog, spans[key], translators):
                 raise UserError(f"{reviewer} translated message {key}; a second person reviews "
                                 "it (or a person passes --self to record a self-review)", *where)
     date = (today or dt.date.today()).isoformat()
