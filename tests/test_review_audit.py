@@ -361,3 +361,16 @@ def test_a_records_entry_that_is_not_a_mapping_has_its_line(repo, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert f"{path}:{line}: record 3 is not a mapping" in err
+
+
+@pytest.mark.parametrize("text, line", [
+    ('"홍길동": 3\n', 1), ("a: [x]\n'검수자': {z: 1}\n", 2), ("a: [x]\n? 검수자\n: 12\n", 2),
+    ("a: [x]\n7: 8\n", 2)])
+def test_a_bad_allowlist_entry_has_its_line(tmp_path, text, line):
+    from jaxko.errors import UserError
+    from jaxko.workflow import review_audit
+
+    path = tmp_path / "reviewers.yaml"
+    with pytest.raises(UserError) as caught:
+        review_audit.load_allowlist(text, path)
+    assert caught.value.line == line, str(caught.value)

@@ -137,11 +137,18 @@ def load_allowlist(text: str | None, path: Path) -> dict[str, set[str]]:
     return allow
 
 
-def _line_of(text: str, key: str) -> int | None:
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.startswith(key + ":") or line.startswith(f'"{key}":'):
-            return number
-    return None
+def _line_of(text: str, key: str) -> int:
+    """The line of a top-level key of the allowlist, as YAML reads the key (quoted,
+    flow-style or not); 1 when it cannot be told."""
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return 1
+    if isinstance(node, yaml.MappingNode):
+        for key_node, _value in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+                return key_node.start_mark.line + 1
+    return 1
 
 
 @dataclass
