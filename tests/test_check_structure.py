@@ -50,6 +50,17 @@ PLANTED = [
     ("rst", "Text.", "`genindex`:ref: 참고", "role"),
     ("rst", "Text.", "- .. raw:: html\n\n     <script>", "directive"),
     ("rst", "Text.", ".. default-role:: download\n\n`x`", "directive"),
+    # math is the msgid's math (issue #41): overlays, links, styles, macros
+    ("myst", "The loss $L$.",
+     '손실 $L$. $\\mmlToken{mtext}[href="https://evil.example/x" style="position:fixed"]{로그인}$',
+     "math"),
+    ("myst", "The loss $x$.", "손실 $\\newcommand{\\js}{javascript}\\href{\\js:alert(1)}{x}$", "math"),
+    ("myst", "The loss $\\text{loss}$.", "손실 $\\text{$\\href{https://e.x}{a}$}$", "math"),
+    ("myst", "$$x^2$$", "$$\\style{position:fixed}{x^2}$$", "math"),
+    ("myst", "```{math}\nx^2\n```", "```{math}\n\\class{bd-header}{x^2}\n```", "math"),
+    ("myst", "Text {math}`x`.", "본문 {math}`\\cssId{main}{x}`.", "math"),
+    ("rst", "The loss :math:`x`.", "손실 :math:`\\href{https://evil.example}{x}`", "math"),
+    ("rst", "Text.\n\n.. math::\n\n   x^2", "본문.\n\n.. math::\n\n   \\style{color:red}{x^2}", "math"),
 ]
 CLEAN = [
     ("rst", "Use ``x`` in :func:`jax.jit`.", ":func:`jax.jit`\\ 에서 ``x``\\ 를 *꼭* **씁니다**."),
@@ -58,8 +69,12 @@ CLEAN = [
      "파이썬 3.12 문서는 `여기 <https://docs.python.org/ko/3.12/>`_\\ 에 있습니다."),
     ("rst", "Press Ctrl.", ":kbd:`Ctrl`\\ 을 누르고 :sub:`2`\\ 를 씁니다."),
     ("myst", "JAX is <b>fast</b>.", "JAX는 <b>빠릅니다</b>."),
-    ("myst", "See {func}`jax.jit` and [the guide](guide.md).",
+    ("myst", "See {func}`jax.jit` and [the guide](guide.md), $x^2$.",
      "{func}`jax.jit`과 [안내서](guide.md)를 보세요. $x^2$ *강조*"),
+    # math: the msgid's, its \text words translated, spacing aside
+    ("myst", "The loss $L = \\text{loss}(x)$.", "손실 $L=\\text{손실}(x)$입니다."),
+    ("rst", "The loss :math:`L = \\mathrm{loss}`.", "손실 :math:`L = \\mathrm{손실}`\\ 입니다."),
+    ("myst", "$$\nx^2\n$$", "$$x^2$$"),
     ("myst", "Text.", "예: 배열(array)은 값입니다."),
 ]
 

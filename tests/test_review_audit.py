@@ -249,3 +249,128 @@ def test_recover_history_puts_overwritten_verdicts_back(repo, capsys):
     git(locale, "commit", "-qm", "recover history", user="maintainer")
     git(locale, "tag", "-f", "base", "HEAD~1")
     assert voided(capsys, locale)[0] == 0
+
+
+# ---------------------------------------------------------------- issue #41: three open doors
+
+
+def _hand_record(locale, key: str, msgstr: str, reviewer: str) -> None:
+    """A person's record written by hand, as anyone can (no `review approve`)."""
+    path = records_file(locale)
+    records = review.load_records(path)
+    records.put(review.Record(key, review.text_hash(msgstr), msgstr, reviewer, "2026-11-28",
+                              review.Kind.PERSON, "approved"))
+    review.save_records(path, list(records))
+
+
+def test_a_translators_own_person_record_is_refused(repo, capsys):
+    """A translator (not assigned) changes a msgstr and records a person's review of it
+    under their own name: they wrote the file, so only the translator rule stops it."""
+    locale, catalog = repo["locale"], repo["catalog"]
+    po = catalogs.load(catalog)
+    po.find("Hello world.").msgstr = "안녕, 세계."
+    catalogs.save(po, catalog)
+    _hand_record(locale, key_of("Hello world."), "안녕, 세계.", "번역가")
+    git(locale, "add", "-A")
+    git(locale, "commit", "-qm", "translate and review", user="번역가")
+    code, out = voided(capsys, locale)
+    line = line_of(locale, key_of("Hello world."), "person")
+    assert code == 1
+    assert (f"{records_file(locale)}:{line}: person record by 번역가 for message "
+            f"{key_of('Hello world.')}: 번역가 translated it; a second person reviews it") in out
+    # in CI the pull request's author decides, whatever git's author fields say
+    subprocess.run(["git", "-C", str(locale), "commit", "-q", "--amend", "--no-edit",
+                    "--author", "누군가 <someone@example.com>"], check=True)
+    code, out = voided(capsys, locale, "--author", "번역가")
+    assert code == 1 and "번역가 translated it" in out
+    # the same record by a second person, who did not write the msgstr, stands
+    git(locale, "tag", "-f", "base", "HEAD")
+    _hand_record(locale, key_of("Hello world."), "안녕, 세계.", "검수자")
+    git(locale, "add", "-A")
+    git(locale, "commit", "-qm", "review", user="검수자")
+    assert voided(capsys, locale)[0] == 0
+    assert voided(capsys, locale, "--author", "검수자")[0] == 0
+
+
+def test_the_assigned_translators_person_record_is_refused(repo, capsys):
+    locale = repo["locale"]                       # assignments.yaml: doc.md by 역자
+    _hand_record(locale, key_of("Use the function."), "함수를 사용합니다.", "역자")
+    git(locale, "add", "-A")
+    git(locale, "commit", "-qm", "own review", user="역자")
+    code, out = voided(capsys, locale)
+    assert code == 1 and "역자 translated it" in out
+
+
+def test_allowlist_identities_are_exact(repo, capsys):
+    """`홍길동: [hong@company.example]` lets that e-mail add 홍길동's records, not the
+    login `hong`, which anyone may register."""
+    locale = repo["locale"]
+    (locale / "ko" / "reviewers.yaml").write_text("홍길동: [hong@company.example]\n",
+                                                  encoding="utf-8")
+    git(locale, "add", "-A")
+    git(locale, "commit", "-qm", "allowlist", user="maintainer")
+    git(locale, "tag", "-f", "base")
+    _hand_record(locale, key_of("Hello world."), "안녕하세요, 세계.", "홍길동")
+    git(locale, "add", "-A")
+    subprocess.run(["git", "-C", str(locale), "-c", "user.name=hong", "-c",
+                    "user.email=hong@company.example", "commit", "-qm", "review"], check=True)
+    assert voided(capsys, locale)[0] == 0                       # the e-mail itself
+    code, out = voided(capsys, locale, "--author", "hong")       # its local part as a login
+    assert code == 1 and "was added by hong, not by 홍길동" in out
+    assert voided(capsys, locale, "--author", "hong@company.example")[0] == 0
+
+
+def _ai_pass_committed(locale) -> None:
+    approve(locale, AI, "--all-clean", "--kind", "ai-pass")
+    git(locale, "add", "-A")
+    git(locale, "commit", "-qm", "AI pass", user="maintainer")
+    git(locale, "tag", "-f", "base")
+
+
+@pytest.mark.parametrize("with_catalog", [True, False], ids=["with-its-catalog", "alone"])
+def test_a_removed_records_file_is_reported(repo, capsys, with_catalog):
+    locale, catalog = repo["locale"], repo["catalog"]
+    _ai_pass_committed(locale)
+    records = review.load_records(records_file(locale))
+    lines = sorted(r.line for r in records)
+    records_file(locale).unlink()
+    if with_catalog:
+        catalog.unlink()
+    code, out = voided(capsys, locale)
+    assert code == 1
+    for line in lines:
+        assert f"{records_file(locale)}:{line}: ai-pass record by {AI}" in out
+    assert out.count(" was removed") == len(lines)
+
+
+def test_no_removal_no_report(repo, capsys):
+    locale = repo["locale"]
+    _ai_pass_committed(locale)
+    (locale / "ko" / "reviews" / "other.yaml").write_text("[]\n", encoding="utf-8")
+    assert voided(capsys, locale)[0] == 0
+
+
+def test_a_records_entry_that_is_not_a_mapping_has_its_line(repo, capsys):
+    locale = repo["locale"]
+    _ai_pass_committed(locale)
+    path = records_file(locale)
+    path.write_text(path.read_text(encoding="utf-8") + "- just a string\n", encoding="utf-8")
+    line = path.read_text(encoding="utf-8").count("\n")
+    capsys.readouterr()
+    code = main(["review", "voided", "--since", "base", "--locale-dir", str(locale)])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert f"{path}:{line}: record 3 is not a mapping" in err
+
+
+@pytest.mark.parametrize("text, line", [
+    ('"홍길동": 3\n', 1), ("a: [x]\n'검수자': {z: 1}\n", 2), ("a: [x]\n? 검수자\n: 12\n", 2),
+    ("a: [x]\n7: 8\n", 2)])
+def test_a_bad_allowlist_entry_has_its_line(tmp_path, text, line):
+    from jaxko.errors import UserError
+    from jaxko.workflow import review_audit
+
+    path = tmp_path / "reviewers.yaml"
+    with pytest.raises(UserError) as caught:
+        review_audit.load_allowlist(text, path)
+    assert caught.value.line == line, str(caught.value)

@@ -82,7 +82,8 @@ def test_pull_requests_run_the_tests_the_checks_and_the_notebook_matrix():
 
     nb = _workflow("notebooks.yml")
     assert "pull_request" in nb["on"] and "workflow_call" in nb["on"]
-    assert list(nb["env"]) == ["JAX_PLATFORMS", "SHARDS"]  # N: one setting
+    assert list(nb["env"]) == ["JAX_PLATFORMS", "JAXKO_REQUIRE_LANDLOCK", "SHARDS"]  # N: one setting
+    assert nb["env"]["JAXKO_REQUIRE_LANDLOCK"] == "1"  # a runner without Landlock fails
     assert "$SHARDS" in _runs(nb["jobs"]["plan"])
     verify = nb["jobs"]["verify"]
     assert verify["strategy"]["matrix"]["shard"] == "${{ fromJSON(needs.plan.outputs.shards) }}"

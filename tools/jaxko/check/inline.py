@@ -16,6 +16,7 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 from typing import NamedTuple
+from urllib.parse import urlsplit, urlunsplit
 
 LITERAL = "literal"
 ROLE = "role"
@@ -98,22 +99,48 @@ _TITLE_TARGET = re.compile(r"^(?P<title>.*?)\s*(?<!\\)<(?P<target>[^<>]+)>$", re
 _TRIGGERS = ("`", "{", "$", "[", "<", "*", "|")
 
 
-def _role_parts(body: str) -> tuple[str, str, bool]:
-    """(display text, target, explicit title?) of a role body like ``text <target>``."""
-    match = _TITLE_TARGET.match(body)
-    if match and match.group("title"):
-        return match.group("title"), match.group("target").strip(), True
-    target = body.strip()
+@lru_cache(maxsize=1)
+def _reference_role_re():
+    from sphinx.util.docutils import ReferenceRole
+
+    return ReferenceRole.explicit_title_re
+
+
+def split_role(body: str, syntax: str | None = "rst") -> tuple[bool, str, str]:
+    """(explicit title?, title, target) of a role's body, read as Sphinx reads it.
+
+    Sphinx's cross-reference roles (``:ref:``, ``:doc:``, ``:download:``, ``:func:``…;
+    ``sphinx.util.docutils.ReferenceRole``) split ``title <target>`` with their class's
+    ``explicit_title_re`` on the text docutils hands them and unescape both halves with
+    ``docutils.utils.unescape``. docutils hands a reST role its text with each
+    backslash escape turned into a NUL mark (``docutils.utils.escape2null``), so
+    ``\\<`` is no target opener there; MyST hands the body as written. One reading for
+    every rule: ``데이터 <../../etc/passwd>\\<data.txt>`` targets
+    ``../../etc/passwd><data.txt``, as the build would, not ``data.txt``.
+
+    ``syntax``: ``"rst"`` for a body as written in reST, ``"myst"`` for MyST, and
+    ``"docutils"`` for the text docutils passes a role function (marks already in)."""
+    from docutils.utils import escape2null, unescape
+
+    text = escape2null(body) if syntax == "rst" else body
+    match = _reference_role_re().match(text)
+    if match:
+        return True, unescape(match.group(1)), unescape(match.group(2))
+    plain = unescape(text)
+    return False, plain, plain
+
+
+def _role_parts(body: str, syntax: str | None = "rst") -> tuple[str, str, bool]:
+    """(display text, target, explicit title?) of a role body like ``text <target>``
+    (:func:`split_role`)."""
+    explicit, title, target = split_role(body, syntax)
+    if explicit:
+        return title, target.strip(), True
+    target = target.strip()
     shown = target
     if target[:1] in "~!":
         target = target[1:]
-        if body.strip().startswith("~"):
-            shown = target.rsplit(".", 1)[-1]
-        else:
-            shown = target
-    if match and not match.group("title"):  # `<target>` alone
-        target = match.group("target").strip()
-        shown = target
+        shown = target.rsplit(".", 1)[-1] if shown.startswith("~") else target
     return shown, target, False
 
 
@@ -135,7 +162,7 @@ def _myst(text: str) -> list[Inline]:
             if role == "math":
                 append(Inline(MATH, start, end, body, body.strip(), role))
             else:
-                shown, target, explicit = _role_parts(body)
+                shown, target, explicit = _role_parts(body, "myst")
                 append(Inline(ROLE, start, end, shown, target, role, explicit))
         elif last == "link_target":
             target = g("link_target")
@@ -192,7 +219,7 @@ def _rst(text: str) -> list[Inline]:
                 else:  # `name`_ : a reference to a named target
                     append(Inline(REFERENCE, start, end, body, " ".join(body.split()).lower()))
             else:
-                shown, target, explicit = _role_parts(body)
+                shown, target, explicit = _role_parts(body, "rst")
                 append(Inline(ROLE, start, end, shown, target, role or "", explicit))
         elif last == "strong_body":
             append(Inline(STRONG, start, end, g("strong_body")))
@@ -319,10 +346,31 @@ def _is_external(target: str) -> bool:
     return bool(_SCHEME.match(target.strip()))
 
 
-_LANGUAGE_SEGMENT = re.compile(r"(?<=[^/])/ko(?:[-_]kr)?(?=/)", re.I)
+# Path segments that name a language edition of a page: /ko/ in a msgstr for the /en/ (or
+# no segment) of its msgid is the same page of the same site.
+LANGUAGE_SEGMENTS = frozenset({"ko", "ko-kr", "ko_kr", "en", "en-us", "en_us"})
 
 
 def normalise_url(url: str) -> str:
-    """A URL as compared: without a final slash, and without a Korean language segment
-    (``docs.python.org/ko/3.12/…`` is the Korean edition of the same page)."""
-    return _LANGUAGE_SEGMENT.sub("", url.strip(), count=1).rstrip("/")
+    """A URL as compared, read as a URL parser reads it (scheme, host, path, query,
+    fragment): lower-case scheme and host, no final slash, and for a URL with a host the
+    first language segment of its path dropped (``docs.python.org/ko/3.12/…`` and
+    ``…/en/3.12/…`` are editions of ``docs.python.org/3.12/…``). The host is never
+    rewritten: ``https:/ko//jax.dev/guide`` (host-less, a browser's host ``ko``) stays
+    unlike ``https://jax.dev/guide``. Text that is no absolute URL (a relative link) is
+    compared as written, without its final slash."""
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # an unparsable URL (a bad IPv6 host): compared as written
+        return text.rstrip("/")
+    if not parts.netloc:
+        return text.rstrip("/")
+    segments = parts.path.split("/")
+    for index, segment in enumerate(segments):
+        if segment.lower() in LANGUAGE_SEGMENTS:
+            del segments[index]
+            break
+    path = "/".join(segments).rstrip("/")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query,
+                       parts.fragment)).rstrip("/")

@@ -88,13 +88,40 @@ _QUOTED = re.compile(r'"(.*)"')
 _FORM = re.compile(r'[ \t]*msgstr\[\d+\]((?:' + _STRING + r'))')
 
 
+# How long a message may be. The parsers the rules run (docutils, markdown-it) take
+# memory many times a text's size, so a hostile catalog could make a check (and the
+# site's gate, which runs it) run out of memory: a msgstr is refused, before any rule
+# reads it, when it is longer than twice its msgid plus MSGSTR_EXTRA characters (a
+# Korean translation is about as long as its English; the committed catalogs differ by
+# a few dozen characters at most), and any string longer than MAX_STRING (several
+# times upstream's longest message, a code cell of pallas/tpu/sparsecore).
+MSGSTR_EXTRA = 4096
+MAX_STRING = 1 << 20
+
+
+def check_sizes(entries: list[PoEntry], path: str | Path) -> None:
+    """Refuse, as one UserError naming the line, a message too long to check."""
+    for entry in entries:
+        if len(entry.msgid) > MAX_STRING:
+            raise UserError(f"msgid is {len(entry.msgid):,} characters, over the limit of "
+                            f"{MAX_STRING:,}; restore the entry from git", path, entry.line)
+        limit = 2 * len(entry.msgid) + MSGSTR_EXTRA
+        if len(entry.msgstr) > min(limit, MAX_STRING):
+            raise UserError(f"msgstr is {len(entry.msgstr):,} characters, over the limit of "
+                            f"{min(limit, MAX_STRING):,} for its msgid ({len(entry.msgid):,}): "
+                            "a translation is about as long as its original; shorten it or "
+                            "restore the entry from git", path, entry.msgstr_line)
+
+
 def parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
     """Every active (non-obsolete) entry of the catalog text, the header included; a
-    catalog that :mod:`jaxko.poverdict` refuses is refused here too, with its line."""
+    catalog that :mod:`jaxko.poverdict` refuses is refused here too, with its line, and
+    so is a message too long to check (:func:`check_sizes`)."""
     poverdict.check_text(text, path)
     entries = _read(text)
     poverdict.check_duplicates((((False, e.msgctxt, e.msgid), e.first_line) for e in entries),
                                path)
+    check_sizes(entries, path)
     return entries
 
 

@@ -274,33 +274,52 @@ def raw_directive(message: Message, context: Context):
         yield Hit(f"`{match.group(0).strip()}` embeds raw content and is not in the msgid")
 
 
-# Files a message can make the build read or copy: download roles, image and figure
-# directives (reST and MyST), Markdown images, includes.
+# Files a message can make the build read or copy: image and figure directives (reST
+# and MyST), Markdown images, includes. Download and document roles: _REFERENCE_ROLE.
 _FILE_REFERENCE = re.compile(
-    r"(?::download:|\{download\})`(?:[^`<]*<)?([^`>]+)>?`"
-    r"|^\s*\.\.\s+(?:image|figure|include|literalinclude)::\s*(\S+)"
+    r"^\s*\.\.\s+(?:image|figure|include|literalinclude)::\s*(\S+)"
     r"|(?:`{3,}|~{3,}|:{3,})\s*\{(?:image|figure|include|literalinclude)\}\s*(\S+)"
     r"|!\[[^\]]*\]\(\s*<?([^)\s>]+)", re.I | re.M)
+# :download:`…`, :doc:`…` (reST, with a domain too: :std:doc:) and {download}`…`,
+# {doc}`…` (MyST); the body is split as Sphinx splits it (inline.split_role).
+_REFERENCE_ROLE = re.compile(
+    r":(?:std:)?(?P<rst>download|doc):`(?P<rst_body>(?:[^`\\]|\\.)+)`"
+    r"|\{(?:std:)?(?P<myst>download|doc)\}(?P<tick>`+)(?P<myst_body>.+?)(?P=tick)(?!`)",
+    re.I | re.S)
 
 
 def file_references(text: str) -> Counter:
-    """The files a message references, normalised (``./a.png`` and ``a.png`` agree)."""
+    """The files and documents a message references, as ("file", path) and ("document",
+    name), paths normalised (``./a.png`` and ``a.png`` agree). Role targets are read as
+    Sphinx reads them: ``x <../../etc/passwd>\\<data.txt>`` is ``../../etc/passwd><data.txt``."""
     found = Counter()
     for match in _FILE_REFERENCE.finditer(text):
         target = next(g for g in match.groups() if g)
-        found[os.path.normpath(target.strip())] += 1
+        found["file", os.path.normpath(target.strip())] += 1
+    for match in _REFERENCE_ROLE.finditer(text):
+        syntax = "rst" if match.group("rst") else "myst"
+        role = (match.group("rst") or match.group("myst")).lower()
+        _explicit, _title, target = inline.split_role(match.group(f"{syntax}_body"), syntax)
+        target = " ".join(target.split()).lstrip("~!")
+        if role == "doc":
+            found["document", target] += 1
+        elif target:
+            found["file", os.path.normpath(target)] += 1
     return found
 
 
-@rule("safety.file", severity="error", needs=("download", "image", "figure", "include", "!["),
+@rule("safety.file", severity="error", needs=("download", "doc", "image", "figure", "include", "!["),
       blocks=(TEXT, CODE, MATH), code_languages=MARKUP_LANGUAGES,
       explanation=(
           "msgid에 없는 파일 참조(`{download}`, `:download:`, `image`, `figure`, `include`, "
-          "`![그림](경로)`)를 msgstr에 넣을 수 없습니다. 빌드가 다른 파일을 읽거나 사이트로 복사하게 "
-          "되기 때문입니다. 사이트 빌드는 이런 번역을 적용하지 않고 영어 원문을 보여 줍니다."))
+          "`![그림](경로)`)와 문서 참조(`{doc}`, `:doc:`)를 msgstr에 넣을 수 없습니다. 빌드가 다른 "
+          "파일을 읽거나 사이트로 복사하고, 링크가 다른 문서를 가리키게 되기 때문입니다. 역할의 대상은 "
+          "Sphinx가 읽는 그대로 읽습니다(`\\<` 이스케이프 포함). 사이트 빌드는 이런 번역을 적용하지 "
+          "않고 영어 원문을 보여 줍니다."))
 def file_reference(message: Message, context: Context):
     """The msgstr makes the build read or copy a file the msgid does not reference
-    (a download, image, figure or include target).
+    (a download, image, figure or include target), or links to a document (``:doc:``)
+    the msgid does not; role targets as Sphinx reads them.
 
     Bad::
 
@@ -315,11 +334,31 @@ def file_reference(message: Message, context: Context):
         location: index.md:7
         msgid: Download {download}`the notebook <quickstart.ipynb>`.
         msgstr: "{download}`노트북 <quickstart.ipynb>`을 내려받으세요."
+
+    Bad::
+
+        location: data.rst:4
+        msgid: Get :download:`the data <data.txt>`.
+        msgstr: ':download:`데이터 <../../../../etc/passwd>\\<data.txt>`\\ 를 받으세요.'
+        expect:
+          - 'file reference `../../../../etc/passwd><data.txt` is not in the msgid; a translation may not make the build read or copy other files'
+
+    Bad::
+
+        location: index.rst:4
+        msgid: Read :doc:`the guide <guide>`.
+        msgstr: ':doc:`안내서 <../private/notes>`\\ 를 읽으세요.'
+        expect:
+          - 'document reference `../private/notes` is not in the msgid; a translation may link only to the documents the original links to'
     """
     extra = file_references(message.msgstr) - file_references(message.msgid)
-    for target in extra.elements():
-        yield Hit(f"file reference `{target}` is not in the msgid; a translation may not make "
-                  "the build read or copy other files")
+    for kind, target in extra.elements():
+        if kind == "document":
+            yield Hit(f"document reference `{target}` is not in the msgid; a translation may "
+                      "link only to the documents the original links to")
+        else:
+            yield Hit(f"file reference `{target}` is not in the msgid; a translation may not "
+                      "make the build read or copy other files")
 
 
 # Any directive: reST (`.. name::`, `.. name ::`, a substitution `.. |x| name::`, nested

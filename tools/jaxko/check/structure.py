@@ -24,7 +24,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Callable, Iterator, NamedTuple
 
-from jaxko.check.inline import normalise_url
+from jaxko.check.inline import normalise_url, split_role
 from jaxko.check.sources import split_directive_options
 
 # Inline roles that only style text (docutils' and Sphinx's): a translation may use them
@@ -52,7 +52,7 @@ class Part(NamedTuple):
         what = {"directive": "directive", "role": "role", "raw": "raw content",
                 "link": "link to", "image": "image", "reference": "reference to",
                 "substitution": "substitution",
-                "substitution-definition": "substitution definition",
+                "substitution-definition": "substitution definition", "math": "math",
                 "front-matter": "front matter (page metadata, parser settings)",
                 "unparsable": "text the parser gave up on"}[self.kind]
         value = self.value if len(self.value) <= 60 else self.value[:57] + "..."
@@ -102,6 +102,9 @@ def _recording_directive(name: str):
             key = " ".join(filter(None, (name.lower(), *self.arguments, options)))
             if _CURRENT:
                 _CURRENT[-1][Part("directive", key)] += 1
+                if name.lower() == "math":
+                    _CURRENT[-1][Part("math", math_key(
+                        "\n".join([*self.arguments, *self.content])))] += 1
             holder = nodes.container()
             if self.content:
                 with contextlib.suppress(Exception):  # content that is not markup
@@ -111,19 +114,46 @@ def _recording_directive(name: str):
     return Recorder
 
 
-def _role_target(text: str) -> str:
-    match = re.search(r"<([^<>]*)>\s*$", text)
-    target = match.group(1) if match else text
+def _role_target(text: str, syntax: str) -> str:
+    """A role's target as Sphinx reads it (:func:`jaxko.check.inline.split_role`)."""
+    _explicit, _title, target = split_role(text, syntax)
     return " ".join(target.strip().lstrip("~!").split())
+
+
+# Macros whose argument is words a translation may change (\text{loss} -> \text{손실}),
+# when the argument is plain: no macro, brace or `$` (MathJax reads `$…$` inside \text
+# as math again), so nothing in it can run or link.
+_TEXT_MACRO = re.compile(
+    r"(\\(?:text|textrm|textit|textbf|textsf|texttt|textnormal|mbox|mathrm|operatorname))"
+    r"\s*\{[^{}\\$]*\}")
+_TEX_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\S", re.S)
+
+
+def math_key(tex: str) -> str:
+    """Math as compared: its TeX tokens (spacing aside), the words of ``\\text{…}`` and
+    its kin left out. A msgstr's math must be the msgid's: a macro, link, style or
+    ``\\newcommand`` a formula gains is structure, however it is spelled."""
+    tex = _TEXT_MACRO.sub(lambda m: m.group(1) + "{…}", tex)
+    out: list[str] = []
+    word = False  # the last token is a control word: a letter after it needs a space
+    for token in _TEX_TOKEN.findall(tex):
+        if word and token.isalpha():
+            out.append(" ")
+        out.append(token)
+        word = len(token) > 2 and token[0] == "\\" and token[1:].isalpha()
+    return "".join(out)
 
 
 def _recording_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     from docutils import nodes
+    from docutils.utils import unescape
 
     role = name.lower()
     role = role[3:] if role.startswith("py:") else role
+    if role == "math" and _CURRENT:  # docutils' math role: the text, backslashes kept
+        _CURRENT[-1][Part("math", math_key(unescape(text, True)))] += 1
     if role not in ORDINARY_ROLES and _CURRENT:
-        _CURRENT[-1][Part("role", f"{role} {_role_target(text)}")] += 1
+        _CURRENT[-1][Part("role", f"{role} {_role_target(text, 'docutils')}")] += 1
     return [nodes.inline(rawtext, text)], []
 
 
@@ -372,6 +402,11 @@ def _markdown_it():
 _FENCE_INFO = re.compile(r"^\{([^}\s]+)\}\s*(.*)$")
 
 
+# markdown-it's math tokens (MyST's dollarmath and amsmath extensions).
+_MYST_MATH = frozenset({"math_inline", "math_inline_double", "math_block", "math_block_label",
+                        "amsmath"})
+
+
 def _myst_parts(text: str, parts: Counter) -> None:
     for token in _markdown_it().parse(text):
         if token.type in ("fence", "colon_fence"):
@@ -381,7 +416,9 @@ def _myst_parts(text: str, parts: Counter) -> None:
                 key = " ".join(filter(None, (info.group(1).lower(), info.group(2).strip(),
                                              " ".join(options.split()))))
                 parts[Part("directive", key)] += 1
-                if info.group(1).lower() == "eval-rst":  # its content is reST
+                if info.group(1).lower() == "math":
+                    parts[Part("math", math_key(info.group(2) + "\n" + content))] += 1
+                elif info.group(1).lower() == "eval-rst":  # its content is reST
                     parts.update(structure(content, "rst"))
                 else:  # MyST parses a directive's content as MyST
                     _myst_parts(content, parts)
@@ -389,8 +426,14 @@ def _myst_parts(text: str, parts: Counter) -> None:
             parts[Part("raw", " ".join(token.content.split()).lower())] += 1
         elif token.type == "front_matter":
             parts[Part("front-matter", "")] += 1
+        elif token.type in _MYST_MATH:
+            parts[Part("math", math_key(token.content))] += 1
         for child in token.children or ():
-            if child.type == "html_inline":
+            if child.type in _MYST_MATH:
+                parts[Part("math", math_key(child.content))] += 1
+            elif child.type == "myst_role" and child.meta.get("name", "").lower() == "math":
+                parts[Part("math", math_key(child.content))] += 1
+            elif child.type == "html_inline":
                 parts[Part("raw", " ".join(child.content.split()).lower())] += 1
             elif child.type == "link_open":
                 parts[Part("link", normalise_url(str(child.attrGet("href") or "")))] += 1
@@ -399,7 +442,7 @@ def _myst_parts(text: str, parts: Counter) -> None:
             elif child.type == "myst_role":
                 role = child.meta.get("name", "").lower()
                 if role not in ORDINARY_ROLES:
-                    parts[Part("role", f"{role} {_role_target(child.content)}")] += 1
+                    parts[Part("role", f"{role} {_role_target(child.content, 'myst')}")] += 1
 
 
 def _parse(text: str):
@@ -501,7 +544,8 @@ def structure(text: str, syntax: str) -> Counter:
 # holds the claim against docutils on generated text and on real catalogs.
 _MAY_HAVE_PARTS = {
     "rst": re.compile(r":`|`:|`_|_(?!\w)|[|@]|\.\.\s|__\s|(?:^|\s):[^:\s]|[A-Za-z0-9.+-]:"),
-    "myst": re.compile(r"[<\[{`~]|:::|^\s*:[^\s:]|\)=|^\s*(?:---|\+\+\+)|[A-Za-z0-9.+-]:", re.M),
+    "myst": re.compile(r"[<\[{`~$]|:::|^\s*:[^\s:]|\)=|^\s*(?:---|\+\+\+)|[A-Za-z0-9.+-]:"
+                       r"|\\begin\{", re.M),
 }
 
 

@@ -237,7 +237,9 @@ def run_voided(args) -> int:
     documents = _documents(args)
     result = review_audit.audit(args.since, documents,
                                 review.reviews_dir(args.locale_dir, args.language),
-                                authors=args.author)
+                                authors=args.author,
+                                assignments_path=assignments_mod.default_path(args.locale_dir,
+                                                                              args.language))
     if args.format == "json":
         print(json.dumps({
             "voided": [{"document": v.docname, "catalog": str(v.catalog), "line": v.line,

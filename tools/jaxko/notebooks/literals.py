@@ -15,8 +15,10 @@ spelled: ``print``, f-strings, exception messages and plot labels stay translata
 ``open(...)``, ``os.path.join(...)``, ``Path(...)``, ``subprocess.run(...)``,
 ``importlib.import_module(...)``, ``np.load(...)``, ``getattr(...)`` arguments do not.
 Names are resolved through the imports of the whole (upstream) notebook, so
-``from pathlib import Path as P`` makes ``P(...)`` a sink too. What a string does after
-it is stored in a variable is the sandbox's job at run time (:mod:`.sandbox`).
+``from pathlib import Path as P`` makes ``P(...)`` a sink too. A changed string stored
+in a variable is followed through the cell's assignments to the calls that receive it
+(``log_dir = '/elsewhere'; jax.profiler.start_trace(log_dir)``); what it does in
+another cell, or through an object, is the sandbox's job at run time (:mod:`.sandbox`).
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ def changed_literal(source: str, translated: str, language: str = "python",
     for old, new in zip(old_sites, new_sites):
         if ast.dump(old) == ast.dump(new):
             continue
-        use = _sink_use(new, old, parents, names)
+        use = _sink_use(new, old, parents, names) or _flow_use(new, new_tree, parents, names)
         if use:
             return (f"line {new.lineno + offset}: {_show(old)} became {_show(new)}, and it "
                     f"{use}; translate only strings that are shown (print, messages, labels), "
@@ -228,6 +230,49 @@ def _sink_use(site: ast.expr, old: ast.expr, parents: dict[int, ast.AST],
                         _dotted(target.value, names) in _SINK_SUBSCRIPTS:
                     return f"is stored in {_dotted(target.value, names)}"
         child, node = node, parents.get(id(node))
+    return None
+
+
+def _assigned_names(node: ast.expr, parents: dict[int, ast.AST]) -> list[str]:
+    """The variables an expression's value is stored in, when it is (part of) the value
+    of an assignment in the cell (``log_dir = 'trace'``, ``path = base + '.txt'``);
+    a call's result is not the string, so the climb stops at a call."""
+    child, parent = node, parents.get(id(node))
+    while isinstance(parent, (ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.Tuple,
+                              ast.List, ast.IfExp, ast.BoolOp)):
+        child, parent = parent, parents.get(id(parent))
+    if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) \
+            and child is parent.value:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    return []
+
+
+def _flow_use(site: ast.expr, tree: ast.AST, parents: dict[int, ast.AST],
+              names: dict[str, str]) -> str | None:
+    """How a changed string stored in a variable of the cell reaches a sink through it
+    (``log_dir = '/elsewhere'`` then ``jax.profiler.start_trace(log_dir)``), following
+    assignments from variable to variable within the cell; None when it does not (a
+    flow into another cell is left to the sandbox at run time)."""
+    pending, seen = _assigned_names(site, parents), set()
+    loads: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads.setdefault(node.id, []).append(node)
+    while pending:
+        variable = pending.pop()
+        if variable in seen:
+            continue
+        seen.add(variable)
+        for load in loads.get(variable, ()):
+            child, node = load, parents.get(id(load))
+            while node is not None and not isinstance(node, ast.stmt):
+                if isinstance(node, ast.Call) and child is not node.func:
+                    callee = _callee(node.func, names)
+                    if callee:
+                        return f"is stored in `{variable}`, which is passed to {callee}()"
+                child, node = node, parents.get(id(node))
+            pending.extend(_assigned_names(load, parents))
     return None
 
 

@@ -71,7 +71,7 @@ def merge(reports: Sequence[Path], root: Path | None = None):
                                           row.get("cell"), row.get("error") or "",
                                           bool(row.get("executed")), row.get("key") or "",
                                           row.get("sandbox_exemption"),
-                                          row.get("interpretation"))
+                                          row.get("interpretation"), row.get("sandbox"))
     missing = [rel for rel in universe if rel not in results]
     if missing:
         raise UserError(f"{len(missing)} notebook(s) in no shard report: {', '.join(missing[:5])}"
@@ -79,8 +79,13 @@ def merge(reports: Sequence[Path], root: Path | None = None):
     _combine_executed(results, owner, executed_dir(root))
     record_passes([results[rel] for rel in universe], root)
     first = loaded[0].data
+    options = dict(first["options"])
+    # The weakest protection any shard ran under is the merged report's.
+    kinds = {s.data["options"].get("sandbox") for s in loaded}
+    if len(kinds) > 1:
+        options["sandbox"] = "audit-hooks"
     report = VerifyReport(first["platform"], sum(s.data["workers"] for s in loaded),
-                          first["environment"], dict(first["options"]),
+                          first["environment"], options,
                           [results[rel] for rel in universe])
     report.wall_seconds = max(s.data["wall_seconds"] for s in loaded)
     report.executed_seconds = max(s.data["executed_wall_seconds"] for s in loaded)

@@ -47,7 +47,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 KIND = "audit-hooks"  # what report.json names as the protection in force
+LANDLOCK_KIND = "landlock+audit-hooks"  # ... with the kernel's Landlock holding writes too
 POLICY_ENV = "JAXKO_SANDBOX_POLICY"
+REQUIRE_ENV = "JAXKO_REQUIRE_LANDLOCK"  # "1": verify refuses to run without Landlock (CI)
 
 # open() flags that make an open a write.
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
@@ -347,12 +349,82 @@ def _pending_command() -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------- Landlock
+
+
+def landlock_abi() -> int:
+    """The Landlock ABI version the running kernel offers an unprivileged process; 0
+    when there is none (the ``landlock`` package missing, Linux before 5.13, Landlock
+    not enabled, or another system)."""
+    try:
+        import landlock
+    except ImportError:
+        return 0
+    try:
+        return max(int(landlock.landlock_abi_version()), 0)
+    except Exception:  # LandlockError, OSError: the kernel does not offer it
+        return 0
+
+
+def protection(policy_or_exempt) -> str:
+    """What a kernel runs under: :data:`LANDLOCK_KIND` where Landlock is offered and the
+    notebook has no exemption (an exempt notebook writes or runs outside its folder:
+    upstream's own ``!cmake``, ``%pip``, ``/tmp/foo``), else :data:`KIND`."""
+    exempt = policy_or_exempt if isinstance(policy_or_exempt, bool) else bool(
+        policy_or_exempt.writes or policy_or_exempt.commands or policy_or_exempt.argvs)
+    return LANDLOCK_KIND if not exempt and landlock_abi() >= 1 else KIND
+
+
+def restrict_writes(policy: Policy) -> str:
+    """Hold this thread and every thread and process it starts, native code included
+    (XLA, a profiler, ``ctypes``), to writing beneath the notebook's folder (and
+    ``/dev/null``), by the kernel's Landlock; returns the protection now in force.
+
+    Only file-system writes are handled (writing, truncating, creating, removing,
+    renaming and linking anything); reads, execution and the network are left to the
+    audit hook. Threads that already run (ipykernel's heartbeat, IOPub and control
+    threads) are not held: Landlock binds the calling thread and its descendants, so
+    this runs before the first cell, on the thread that runs the cells. Devices that
+    are no files stay writable: ``/dev/null`` and the pseudo-terminals."""
+    kind = protection(policy)
+    if kind != LANDLOCK_KIND:
+        return kind
+    from landlock import FSAccess, Ruleset
+
+    abi = landlock_abi()
+    handled = (FSAccess.WRITE_FILE | FSAccess.REMOVE_DIR | FSAccess.REMOVE_FILE
+               | FSAccess.MAKE_CHAR | FSAccess.MAKE_DIR | FSAccess.MAKE_REG
+               | FSAccess.MAKE_SOCK | FSAccess.MAKE_FIFO | FSAccess.MAKE_BLOCK
+               | FSAccess.MAKE_SYM)
+    if abi >= 2:
+        handled |= FSAccess.REFER
+    if abi >= 3:
+        handled |= FSAccess.TRUNCATE
+    ruleset = Ruleset(restrict_rules=handled)
+    ruleset.allow(policy.root)
+    # Devices, not files: /dev/null, and the pseudo-terminals IPython opens for `!cmd`
+    # (without them, `pty` falls back to probing 256 legacy devices, each refused).
+    device_rights = FSAccess.WRITE_FILE | (FSAccess.TRUNCATE if abi >= 3 else FSAccess(0))
+    for device in (os.devnull, "/dev/ptmx", "/dev/pts", "/dev/tty"):
+        if os.path.exists(device):
+            ruleset.allow(device, rules=device_rights)
+    ruleset.apply()
+    return kind
+
+
+def protection_file(policy: Policy) -> str:
+    """Where a kernel says what protection it put in force (beside its violations log,
+    outside the notebook's folder): ``verify`` compares it with what it expected."""
+    return policy.violations + ".sandbox"
+
+
 # --------------------------------------------------------------------------- launcher
 
 
-def install(policy: Policy, count=lambda: None) -> None:
-    """Open the violations log, then install the hook (it cannot be removed)."""
-    sys.addaudithook(make_hook(policy, RefusalLog.open(policy.violations), count))
+def install(policy: Policy, count=lambda: None, log: RefusalLog | None = None) -> None:
+    """Open the violations log (unless given), then install the hook (it cannot be
+    removed)."""
+    sys.addaudithook(make_hook(policy, log or RefusalLog.open(policy.violations), count))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -369,6 +441,12 @@ def main(argv: list[str] | None = None) -> None:
     # (`!cmd`), and the profile folder it lies in is shared, outside the notebook's.
     app.initialize([*(argv or []), "--HistoryManager.enabled=False"])
     shell = app.shell
+    # Files outside the folder, opened before Landlock closes the rest of the tree.
+    log = RefusalLog.open(policy.violations)
+    said = os.open(protection_file(policy), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    kind = restrict_writes(policy)
+    os.write(said, kind.encode("ascii"))
+    os.close(said)
     if policy.interpret:
         # Before the hook and the first cell: JAX's own switch, in this process only;
         # the notebook is run as it is.
@@ -377,7 +455,7 @@ def main(argv: list[str] | None = None) -> None:
         interpret.switch_on(policy.interpret)
     # The number a cell gets in the notebook: IPython counts the cell before running it,
     # and ipykernel replies with one less (ipykernel/ipkernel.py, do_execute).
-    install(policy, count=lambda: shell.execution_count - 1)
+    install(policy, count=lambda: shell.execution_count - 1, log=log)
     app.start()
 
 

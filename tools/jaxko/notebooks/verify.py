@@ -79,6 +79,7 @@ class NotebookResult:
     key: str = ""  # of a pass: its cache key (`report merge` records the shards' passes)
     exemption: dict | None = None  # its sandbox exemption (scope.SandboxExemption.as_dict)
     interpretation: dict | None = None  # how Pallas's interpreter ran it (scope.Interpretation)
+    sandbox: str | None = None  # the protection its kernel put in force (run here)
 
     @property
     def mode(self) -> str | None:
@@ -97,7 +98,8 @@ class NotebookResult:
         return {"notebook": self.notebook, "status": self.status, "mode": self.mode,
                 "seconds": round(self.seconds, 2), "cell": self.cell, "error": self.error,
                 "executed": self.executed, "key": self.key,
-                "sandbox_exemption": self.exemption, "interpretation": self.interpretation}
+                "sandbox_exemption": self.exemption, "interpretation": self.interpretation,
+                "sandbox": self.sandbox}
 
 
 @dataclass
@@ -349,7 +351,14 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
         shard_info = {"index": shard.index, "count": shard.count, "notebooks": scope_rels}
     env_info = environment(platform)
     # The sandbox is part of every key: a pass outside it is no pass inside it.
-    options = {"platform": platform, "timeout": timeout, "sandbox": sandbox.KIND}
+    # "landlock+audit-hooks" where this runner's kernel offers Landlock, else "audit-hooks"
+    # (an exempt notebook's own key and run say "audit-hooks": it may write outside).
+    protection = sandbox.protection(False)
+    if os.environ.get(sandbox.REQUIRE_ENV) == "1" and protection != sandbox.LANDLOCK_KIND:
+        raise UserError(f"{sandbox.REQUIRE_ENV}=1 but this runner offers no Landlock (Linux "
+                        ">= 5.13 with Landlock enabled, and the `landlock` package); run on "
+                        "such a runner, or unset it to verify with audit hooks only")
+    options = {"platform": platform, "timeout": timeout, "sandbox": protection}
     # Not part of the keys (a notebook's own interpretation is): shown in report.json.
     interpreting = interpret and platform == "cpu"
     if not static_check:
@@ -394,6 +403,7 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
         keyed = dict(options)
         if exemption:
             keyed["sandbox_exemption"] = shown
+            keyed["sandbox"] = sandbox.protection(True)
         if interpretation:  # an interpret-mode pass is no pass on the hardware, nor back
             keyed["interpret"] = how
         key = cache_key(korean, support, env_info, keyed)
@@ -512,7 +522,8 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
         for job, target, policy in zip(jobs, targets, policies):
             event = outcomes.get(target.relative_to(run_dir / "nb").as_posix())
             refusals = _read_violations(Path(policy.violations))
-            results.append(_result(job, target, event, refusals))
+            result = _result(job, target, event, refusals)
+            results.append(_held(result, policy))
             if target.is_file():
                 # An interpret-mode run's outputs are a CPU simulation's: kept apart, for
                 # inspection, so that the site never shows them as the page's.
@@ -520,6 +531,22 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
                     / job.source.ipynb_rel
                 write_text_atomic(dest, target.read_text(encoding="utf-8"))
     return results
+
+
+def _held(result: NotebookResult, policy: sandbox.Policy) -> NotebookResult:
+    """The result with the protection its kernel said it put in force; a notebook whose
+    kernel ran under less than this runner offers fails (a pass must mean what
+    ``options.sandbox`` says)."""
+    expected = sandbox.protection(policy)
+    try:
+        said = Path(sandbox.protection_file(policy)).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        said = ""  # the kernel did not start
+    result.sandbox = said or None
+    if said and said != expected and result.status == "passed":
+        result.status = "failed"
+        result.error = f"jaxko sandbox: expected {expected}, the kernel ran with {said}"
+    return result
 
 
 def _matplotlib_cache(root: Path, env: dict[str, str]) -> Path:

@@ -24,6 +24,8 @@ Two steps, the same on both sides of the search:
 * A serial build (every rebuild) runs Kiwi in a process of its own
   (:class:`KiwiProcess`), started before Sphinx reads: its model loads while the pages
   are read, not when the first page with new Korean text is indexed.
+* ``static/jaxko-search-escape.js`` (in language_data.js, after the stemmer) escapes
+  the section titles of the index as it loads: searchtools.js shows titles as HTML.
 * ``static/jaxko-search.js`` (search.html only) replaces the result excerpts of
   searchtools.js, which looked for those keys, marks and all, in the page text and so
   showed no excerpt for most Korean results: it finds the query's words (keys without
@@ -220,6 +222,10 @@ var Stemmer = function() {
 
 
 JS_STEMMER = _js_stemmer()
+# Appended to the stemmer in language_data.js, which search.html loads between
+# searchtools.js and searchindex.js: result titles are shown as text (see the file).
+JS_ESCAPE_TITLES = (Path(__file__).parent / "static" / "jaxko-search-escape.js").read_text(
+    encoding="utf-8")
 
 
 KIWI_OPTIONS = {"load_typo_dict": False, "load_multi_dict": False}
@@ -466,7 +472,7 @@ class SearchKorean(SearchLanguage):
 
     lang = "ko"
     language_name = "Korean"
-    js_stemmer_code = JS_STEMMER
+    js_stemmer_code = JS_STEMMER + "\n" + JS_ESCAPE_TITLES
     # The browser skips these query words too, so "배열 및 함수" still finds pages.
     stopwords = frozenset(SearchEnglish.stopwords) | KOREAN_STOPWORDS
 

@@ -116,17 +116,20 @@ def load(path: Path, documents: dict[str, Document] | None = None) -> Table:
     return table
 
 
-def parse(path: Path, documents: dict[str, Document] | None = None) -> tuple[Table, list[Problem]]:
-    """Read the file and collect every problem instead of stopping at the first."""
+def parse(path: Path, documents: dict[str, Document] | None = None, *,
+          text: str | None = None) -> tuple[Table, list[Problem]]:
+    """Read the file and collect every problem instead of stopping at the first.
+    ``text``: the file's text as given (another revision's), not read from ``path``."""
     table = Table(path)
-    if not path.exists():
-        return table, []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        return table, [Problem(path, None, "not valid UTF-8; save the file as UTF-8")]
-    except OSError as err:
-        return table, [Problem(path, None, f"cannot read: {err.strerror}")]
+    if text is None:
+        if not path.exists():
+            return table, []
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            return table, [Problem(path, None, "not valid UTF-8; save the file as UTF-8")]
+        except OSError as err:
+            return table, [Problem(path, None, f"cannot read: {err.strerror}")]
     try:
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as err:

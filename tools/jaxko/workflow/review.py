@@ -231,7 +231,7 @@ def parse_records(text: str, path: Path | str) -> Records:
         raise UserError("expected a list of review records", path, 1)
     records = Records()
     for number, raw in enumerate(data, 1):
-        line = raw.get(_LINE) if isinstance(raw, dict) else None
+        line = raw.get(_LINE) if isinstance(raw, dict) else _item_line(text, number)
         record = _record(raw, number, path, line)
         first = records.get(record.key, record.kind)
         if first is not None:
@@ -240,6 +240,15 @@ def parse_records(text: str, path: Path | str) -> Records:
                             "and kind, with earlier verdicts under its `history`", path, line)
         records.put(record)
     return records
+
+
+def _item_line(text: str, number: int) -> int | None:
+    """The line of the ``number``-th entry of a records file (an entry that is no
+    mapping carries no line of its own; only read on that error)."""
+    node = yaml.compose(text, Loader=_LineLoader)
+    if isinstance(node, yaml.SequenceNode) and 0 < number <= len(node.value):
+        return node.value[number - 1].start_mark.line + 1
+    return None
 
 
 def _record(raw, number: int, path, line: int | None) -> Record:
@@ -588,18 +597,29 @@ def git_user_name(folder: Path) -> str:
     return out.stdout.strip() if out.returncode == 0 else ""
 
 
+def message_spans(catalog: Path) -> dict[str, tuple[int, int]]:
+    """Each message's msgid and msgstr lines (not the comments `jaxko update` rewrites)."""
+    return {message_key(e.msgctxt, e.msgid): (e.line, e.last_line) for e in pofile.read(catalog)}
+
+
+def translators_of(catalog: Path, span: tuple[int, int], assigned: set[str]) -> set[str]:
+    """Who translated a message, case-folded: the document's assigned translators and the
+    newest author (git blame; a line not committed yet is the git user's) of the
+    message's lines. A person's review by one of them is no second person's: ``review
+    approve`` (and the review app) refuses to record it, and ``review voided``
+    (:mod:`jaxko.workflow.review_audit`) refuses such a record written by hand."""
+    return set(assigned) | {a.casefold() for a in blame_authors(catalog, *span)[:1]}
+
+
 def last_translated_by(catalog: Path, reviewer: str, keys: Iterable[str]) -> set[str]:
-    """The ``keys`` whose msgid and msgstr lines ``reviewer`` wrote last (git blame; a
-    line not committed yet is the git user's): ``decide`` refuses them their approval.
-    Only those lines count, not the comments `jaxko update` rewrites."""
+    """The ``keys`` whose msgid and msgstr lines ``reviewer`` wrote last (see
+    :func:`translators_of`, without the assignments)."""
     wanted = set(keys)
     if not wanted:
         return set()
-    spans = {message_key(e.msgctxt, e.msgid): (e.line, e.last_line)
-             for e in pofile.read(catalog)}
+    spans = message_spans(catalog)
     name = reviewer.strip().casefold()
-    return {key for key in wanted if key in spans
-            and name in {a.casefold() for a in blame_authors(catalog, *spans[key])[:1]}}
+    return {key for key in wanted if key in spans and name in translators_of(catalog, spans[key], set())}
 
 
 @dataclass(frozen=True)
@@ -656,8 +676,7 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
     if assignments_path is not None:
         assignment = assignments_mod.load(assignments_path).for_docname(document.docname)
     translators = {n.casefold() for n in (assignment.translators if assignment else ())}
-    own = (last_translated_by(catalog, reviewer, chosen)
-           if verdict == APPROVED and kind is not Kind.SELF else set())
+    spans = message_spans(catalog)
     for key in chosen:
         item = items[key]
         where = (catalog, item.line)
@@ -668,7 +687,7 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             raise UserError(f"message {key} has open errors ({errors[key][0]}); fix them and "
                             "run `jaxko check` before approving", *where)
         if verdict == APPROVED and kind is not Kind.SELF:
-            if reviewer.casefold() in translators or key in own:
+            if reviewer.casefold() in translators_of(catalog, spans[key], translators):
                 raise UserError(f"{reviewer} translated message {key}; a second person reviews "
                                 "it (or a person passes --self to record a self-review)", *where)
     date = (today or dt.date.today()).isoformat()

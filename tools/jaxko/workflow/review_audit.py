@@ -7,17 +7,24 @@ Two things, both against the base revision ``REV``:
   ``#|`` name the message it was). These are warnings: the message is simply back in
   the queue.
 * records that cannot stand (exit 1): a person's record (``person``, ``self``) added or
-  changed by someone other than its reviewer; a record whose ``msgstr_hash`` is not the
-  hash of its own ``msgstr`` (above all one whose hash is that of the present msgstr
-  while its text is other Korean: it would show words nobody read as reviewed); a record
-  that was removed (records are history).
+  changed by someone other than its reviewer; a ``person`` record whose reviewer
+  translated the message (the rule ``review approve`` applies: an assigned translator,
+  now or at ``REV``, or the newest author of the message's lines; and any author of
+  those lines since ``REV``, with ``--author`` the pull request's author when it changed
+  them), whoever wrote the file; a record
+  whose ``msgstr_hash`` is not the hash of its own ``msgstr`` (above all one whose hash
+  is that of the present msgstr while its text is other Korean: it would show words
+  nobody read as reviewed); a record that was removed, its records file included,
+  whether or not its catalog went with it (records are history). Every one has the
+  records file and line.
 
 Who added a record: the authors of the commits since ``REV`` that wrote its lines
 (``git blame``; lines not committed yet are the local git user's), or, when given,
 the pull request's author (``--author``, which CI takes from GitHub: git's author
 fields can be set to anything). ``locale/<lang>/reviewers.yaml`` as it is at ``REV``
 (a pull request cannot widen it for itself) lists, per reviewer, the other names that
-may add that reviewer's records (GitHub logins, git author names or e-mails).
+may add that reviewer's records (GitHub logins, git author names or e-mails), each
+matched exactly: an e-mail address is not the login of its local part.
 """
 
 from __future__ import annotations
@@ -88,18 +95,22 @@ def _show(root: Path, revision: str, path: Path) -> str | None:
     return out.stdout if out.returncode == 0 else None
 
 
+_NOREPLY = re.compile(r"(?:\d+\+)?([^@\s]+)@users\.noreply\.github\.com", re.I)
+
+
 def identities(text: str) -> set[str]:
-    """The names a git author or GitHub login goes by, case-folded: ``Name``,
-    ``name@example.com``, its local part, and the login of a GitHub no-reply address
-    (``123+login@users.noreply.github.com``)."""
+    """The names a git author or GitHub login goes by, case-folded and exact: a name is
+    a name, a login a login, an e-mail address the whole address. Only a GitHub no-reply
+    address (``123+login@users.noreply.github.com``) also names its login, which GitHub
+    alone hands out; the local part of any other address (``hong`` of
+    ``hong@company.example``) names nobody: anyone can register that login."""
     text = text.strip().strip("<>").strip()
     if not text:
         return set()
     found = {text.casefold()}
-    if "@" in text:
-        local = text.split("@", 1)[0]
-        found.add(local.casefold())
-        found.add(re.sub(r"^\d+\+", "", local).casefold())
+    noreply = _NOREPLY.fullmatch(text)
+    if noreply:
+        found.add(noreply.group(1).casefold())
     return found
 
 
@@ -126,11 +137,18 @@ def load_allowlist(text: str | None, path: Path) -> dict[str, set[str]]:
     return allow
 
 
-def _line_of(text: str, key: str) -> int | None:
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.startswith(key + ":") or line.startswith(f'"{key}":'):
-            return number
-    return None
+def _line_of(text: str, key: str) -> int:
+    """The line of a top-level key of the allowlist, as YAML reads the key (quoted,
+    flow-style or not); 1 when it cannot be told."""
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return 1
+    if isinstance(node, yaml.MappingNode):
+        for key_node, _value in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+                return key_node.start_mark.line + 1
+    return 1
 
 
 @dataclass
@@ -213,12 +231,13 @@ def _hash_problem(record: Record, items: dict[str, review.Item]) -> str | None:
 
 
 def audit(revision: str, documents: dict[str, Document], reviews: Path, *,
-          authors: list[str] | None = None) -> Audit:
+          authors: list[str] | None = None, assignments_path: Path | None = None) -> Audit:
     """Approvals voided since ``revision``, review counts of the documents touched, and
-    the records that cannot stand (see the module docstring)."""
-    if not documents:
+    the records that cannot stand (see the module docstring). ``assignments_path``: the
+    translators of each document, as assigned now and at ``revision``."""
+    if not documents and not reviews.is_dir():
         return Audit([], {})
-    probe = next(iter(documents.values())).catalog.parent
+    probe = next(iter(documents.values())).catalog.parent if documents else reviews
     top = _git(["rev-parse", "--show-toplevel"], probe)
     if top.returncode != 0:
         raise UserError("not in a git repository; --since needs one", probe)
@@ -236,12 +255,15 @@ def audit(revision: str, documents: dict[str, Document], reviews: Path, *,
         allow_text = None
     allowlist = load_allowlist(allow_text, allow_path)
     given = set().union(*(identities(a) for a in authors)) if authors else None
+    assigned = _Assigned(root, revision, assignments_path)
     voided: list[Voided] = []
     forged: list[Forged] = []
     summary: dict[str, review.ReviewCounts] = {}
+    seen: set[Path] = set()
     for docname in sorted(documents):
         doc = documents[docname]
         records_file = review.records_path(reviews, docname)
+        seen.add(records_file.resolve())
         if doc.catalog.resolve() not in changed and records_file.resolve() not in changed:
             continue
         now_records = review.load_records(records_file)
@@ -265,7 +287,91 @@ def audit(revision: str, documents: dict[str, Document], reviews: Path, *,
                                      item.state(), record))
         forged += _records_problems(root, revision, records_file, now_records, then_records,
                                     {i.key: i for i in now}, allowlist, given)
+        forged += _reviewed_by_translator(root, revision, doc, records_file, now_records,
+                                          then_records, assigned.of(docname), given)
+    forged += _removed_files(root, revision, reviews, changed - seen)
     return Audit(voided, summary, forged)
+
+
+class _Assigned:
+    """The translators of each document: in the assignments file now and at the base
+    revision (a pull request cannot drop its author from the list to pass)."""
+
+    def __init__(self, root: Path, revision: str, path: Path | None) -> None:
+        from jaxko.workflow import assignments
+
+        self.tables = []
+        if path is None:
+            return
+        self.tables.append(assignments.load(path))
+        try:
+            then = _show(root, revision, path)
+        except ValueError:
+            then = None
+        if then is not None:
+            table, _problems = assignments.parse(path, text=then)
+            self.tables.append(table)
+
+    def of(self, docname: str) -> set[str]:
+        names: set[str] = set()
+        for table in self.tables:
+            entry = table.for_docname(docname)
+            if entry is not None:
+                names |= {n.casefold() for n in entry.translators}
+        return names
+
+
+def _reviewed_by_translator(root: Path, revision: str, doc: Document, path: Path,
+                            now: Records, then: Records, assigned: set[str],
+                            given: set[str] | None) -> list[Forged]:
+    """Person records (added or changed since ``revision``) whose reviewer translated the
+    message: the rule ``review approve`` applies (:func:`review.translators_of`), every
+    author of the message's lines since ``revision``, and the pull request's author when
+    it changed those lines."""
+    fresh = [r for r in now if r.kind is Kind.PERSON and then.get(r.key, r.kind) != r]
+    if not fresh or not doc.catalog.is_file():
+        return []
+    spans = review.message_spans(doc.catalog)
+    blame = None
+    found = []
+    for record in fresh:
+        span = spans.get(record.key)
+        if span is None:
+            continue
+        translators = review.translators_of(doc.catalog, span, assigned)
+        if blame is None:
+            blame = _Blame.of(root, revision, doc.catalog)
+        written = blame.authors(*span)     # who wrote the message's lines since `revision`
+        translators |= written
+        if written and given is not None:  # the pull request wrote them: its author did
+            translators |= given
+        if identities(record.reviewer) & translators:
+            found.append(Forged(
+                path, record.line, record.key, record.kind, record.reviewer,
+                f"person record by {record.reviewer} for message {record.key}: "
+                f"{record.reviewer} translated it; a second person reviews it (or the "
+                "translator records a self-review with `jaxko review approve --self`)"))
+    return found
+
+
+def _removed_files(root: Path, revision: str, reviews: Path, changed: set[Path]) -> list[Forged]:
+    """Records files that existed at ``revision`` and are gone, whatever happened to
+    their catalogs (a catalog deleted with its records takes no history with it)."""
+    found = []
+    folder = reviews.resolve()
+    for path in sorted(changed):
+        if path.suffix != ".yaml" or path.exists() or folder not in path.parents:
+            continue
+        then_text = _show(root, revision, path)
+        if then_text is None:
+            continue
+        for record in review.parse_records(then_text, f"{revision}:{path}"):
+            found.append(Forged(
+                path, record.line, record.key, record.kind, record.reviewer,
+                f"{record.kind.value} record by {record.reviewer} for message {record.key} was "
+                f"removed with its file (it was on line {record.line} at {revision}); records "
+                "are the review history: restore the file"))
+    return found
 
 
 def _records_problems(root: Path, revision: str, path: Path, now: Records, then: Records,
@@ -303,6 +409,8 @@ def _records_problems(root: Path, revision: str, path: Path, now: Records, then:
             here = (record.key, list(Kind).index(record.kind))
             after = [line for key, kind, line in order if (key, kind) > here]
             line = min(after) if after else max((r.line for r in now), default=1)
+            if not path.is_file():   # the file went too: its line at `revision`
+                line = record.line
             found.append(Forged(
                 path, line, record.key, record.kind, record.reviewer,
                 f"{record.kind.value} record by {record.reviewer} for message {record.key} was "

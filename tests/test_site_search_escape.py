@@ -1,0 +1,147 @@
+"""Translated text reaches the search page as text, never as HTML (issue #41).
+
+A tiny site (one reST page, one MyST page, written here) whose catalogs translate a
+section title to ``<img src=x onerror=alert(1)> 제목`` (plain text to docutils), a MyST
+heading to ``&lt;img …&gt;`` (entities MyST turns into the same characters), built with real Sphinx and opened in Chromium on the crafted
+``search.html?q=…`` links. Sphinx keeps those texts raw in searchindex.js and its
+searchtools.js shows result titles with innerHTML; ``jaxko-search-escape.js`` (in
+language_data.js) escapes them as the index loads. With that script blocked (the fault planted) the same link runs the
+payload, so the test sees the difference.
+"""
+
+from __future__ import annotations
+
+import html
+import urllib.parse
+from pathlib import Path
+
+import polib
+import pytest
+
+from jaxko.site import build as site_build
+from test_site_browser import CHROMIUM, CHROMIUM_ARGS, serve
+
+pytestmark = pytest.mark.browser
+
+REST_TITLE = "<img src=x onerror=alert(1)> 제목"
+MYST_TITLE = "&lt;img src=x onerror=alert(2)&gt; 마크다운 제목"
+MYST_SHOWN = "<img src=x onerror=alert(2)> 마크다운 제목"
+QUERIES = [REST_TITLE, MYST_SHOWN]
+IDS = ["rest-title", "myst-entity"]
+
+
+def _catalog(path: Path, pairs: list[tuple[str, str]]) -> None:
+    po = polib.POFile()
+    po.metadata = {"Content-Type": "text/plain; charset=UTF-8", "Language": "ko"}
+    for msgid, msgstr in pairs:
+        po.append(polib.POEntry(msgid=msgid, msgstr=msgstr))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    po.save(str(path))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    if not CHROMIUM.is_file():
+        pytest.fail(f"{CHROMIUM} missing: run `make system-deps` (.ci/system-deps.sh)")
+    tmp = tmp_path_factory.mktemp("search-escape")
+    docs = tmp / "docs"
+    docs.mkdir()
+    (docs / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   rest\n   markdown\n",
+                                    encoding="utf-8")
+    (docs / "rest.rst").write_text(
+        "Rest page\n=========\n\nAn introduction to the page.\n\n"
+        "Section heading\n---------------\n\nA paragraph about titles.\n", encoding="utf-8")
+    (docs / "markdown.md").write_text(
+        "# Markdown page\n\nAn introduction.\n\n## Markdown heading\n\nA paragraph.\n",
+        encoding="utf-8")
+    locale = tmp / "locale" / "ko" / "LC_MESSAGES"
+    _catalog(locale / "rest.po", [
+        ("Rest page", "reST 페이지"), ("An introduction to the page.", "페이지 소개입니다."),
+        ("Section heading", REST_TITLE), ("A paragraph about titles.", "제목에 관한 문단입니다.")])
+    _catalog(locale / "markdown.po", [
+        ("Markdown page", "마크다운 페이지"), ("An introduction.", "소개입니다."),
+        ("Markdown heading", MYST_TITLE), ("A paragraph.", "문단입니다.")])
+    result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
+                              locale_dir=tmp / "locale")
+    yield from serve(result.outdir)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                      args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _without_escape(route) -> None:
+    from jaxko.site.search import JS_ESCAPE_TITLES
+
+    response = route.fetch()
+    body = response.text()
+    assert JS_ESCAPE_TITLES in body
+    route.fulfill(response=response, body=body.replace(JS_ESCAPE_TITLES, ""))
+
+
+def _search(browser, site: str, query: str, *, block_script: bool = False):
+    """Open search.html?q=query; the titles of the results and the dialogs that opened
+    (and the images the page asked for: an <img> made from the title fetches x)."""
+    context = browser.new_context(locale="ko-KR")
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    if block_script:
+        # language_data.js as Sphinx writes it for English: searchtools.js alone
+        page.route("**/_static/language_data.js", _without_escape)
+    page.goto(f"{site}/search.html?q={urllib.parse.quote(query)}")
+    page.wait_for_function(
+        "() => { const s = document.querySelector('#search-results p.search-summary');"
+        " return s && s.textContent.trim().length > 0; }", timeout=20_000)
+    page.wait_for_timeout(300)  # an onerror handler runs after the image fails
+    titles = page.locator("#search-results ul.search li > a").all_inner_texts()
+    images = page.locator("#search-results img").count()
+    context.close()
+    return titles, dialogs, images
+
+
+def test_raw_titles_reach_the_index(site):
+    """The payloads are in searchindex.js as Sphinx writes them: the page must escape."""
+    import json
+    import urllib.request
+
+    text = urllib.request.urlopen(f"{site}/searchindex.js").read().decode("utf-8")
+    index = json.loads(text.removeprefix("Search.setIndex(").removesuffix(")"))
+    assert {REST_TITLE, MYST_SHOWN} <= set(index["alltitles"])
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=IDS)
+def test_crafted_search_link_runs_nothing(browser, site, query):
+    _titles, dialogs, images = _search(browser, site, query)
+    assert dialogs == [] and images == 0
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=IDS)
+def test_title_shows_as_the_text_the_translator_wrote(browser, site, query):
+    """The index key is the escaped title now: searching for it shows the title, as
+    text, after its page's title."""
+    titles, dialogs, images = _search(browser, site, html.escape(query, quote=False))
+    assert dialogs == [] and images == 0
+    assert any(title.endswith(f" > {query}") for title in titles), titles
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=IDS)
+def test_without_the_escape_the_link_runs_the_payload(browser, site, query):
+    """The planted fault: searchtools.js alone, the same link opens a dialog."""
+    _titles, dialogs, images = _search(browser, site, query, block_script=True)
+    assert dialogs or images
+
+
+def test_normal_search_still_finds_the_pages(browser, site):
+    titles, dialogs, _images = _search(browser, site, "제목")
+    assert dialogs == []
+    assert any("reST 페이지" in title for title in titles), titles
+    titles, _dialogs, _images = _search(browser, site, "문단")
+    assert any("마크다운 페이지" in title for title in titles), titles
