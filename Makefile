@@ -74,8 +74,10 @@ test-fast: setup  ## the unit tier only (no Sphinx build, notebook or browser)
 # installed): Sphinx, MyST, docutils and the theme unpinned, the toolchain tier of tests.
 NEWEST_PYTHON ?= $(shell command -v python3.13 || command -v python3.12 || command -v $(PYTHON))
 NEWEST := .venv-newest
-NEWEST_TESTS := tests/test_site_speedups.py tests/test_site_browser.py tests/test_site_navigation.py \
-	tests/test_site_i18n_costs.py tests/test_site_translated_markup.py tests/test_site_doctest_flags.py
+NEWEST_TESTS := tests/test_site_speedups.py tests/test_site_toolchain_compat.py tests/test_site.py \
+	tests/test_site_browser.py tests/test_site_navigation.py tests/test_site_i18n_costs.py \
+	tests/test_site_translated_markup.py tests/test_site_doctest_flags.py tests/test_site_gate.py \
+	tests/test_site_cell_toggles.py tests/test_pipeline.py
 test-newest: system-deps  ## the toolchain tier on the newest Sphinx/MyST/docutils the registry serves
 	@test -x $(NEWEST)/bin/python || $(NEWEST_PYTHON) -m venv $(NEWEST)
 	$(NEWEST)/bin/python -m pip install --quiet --upgrade pip
