@@ -49,7 +49,7 @@ def _build(tmp: Path, **overrides: str) -> str:
         execute=False, srcdir=_docs(tmp), outdir=tmp / "html", locale_dir=SITE / "locale",
         glossary=SITE / "glossary.yaml",
         overrides={"jaxko_notebooks_dir": str(notebooks), **overrides})
-    assert result.warnings == []
+    assert result.unexpected == []  # the speedups-off warning of a newer toolchain is accepted
     return (result.outdir / "cells.html").read_text(encoding="utf-8")
 
 

@@ -77,7 +77,7 @@ def test_a_named_reference_with_its_name_as_alias_does_not_warn(site):
     page = (site.outdir / "page.html").read_text(encoding="utf-8")
     assert 'href="https://example.com/target">대상 페이지</a>' in page
     assert 'href="https://example.com/other">다른 쪽</a>' in page
-    assert [w for w in site.warnings if "[jaxko.speedups]" not in w] == []
+    assert site.unexpected == []  # (the speedups-off warning of a newer toolchain is accepted)
 
 
 def _record(original: list[str], translated: list[str]) -> logging.LogRecord:
