@@ -27,6 +27,7 @@ from jaxko.check import cache as cache_model
 from jaxko.check import config, inline, pofile
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
+                                 translated_names,
                                  ignored_rules, syntax_of)
 from jaxko.check.registry import (RULES, Edit, Finding, Hit, Record, select_rules, stable_hash,
                                   unknown_names)
@@ -135,7 +136,8 @@ class Checker:
         chosen = (options.severity if options.severity is not None
                   else config.severities(options.paths))
         self.severity = {r.name: chosen.get(r.name, r.severity) for r in rules}
-        self.context = Context(glossary)
+        self.context = Context(glossary, frozenset(r.name for r in rules
+                                                   if self.severity[r.name] != "off"))
         self.plans = {(block, syntax): [r for r in rules if r.scope == "message"
                                         and block in r.blocks and syntax in r.syntaxes]
                       for block in (TEXT, CODE, MATH) for syntax in SYNTAXES}
@@ -145,8 +147,12 @@ class Checker:
         self.syntax = options.syntax
         self.prefilter = options.prefilter
 
-    def messages(self, path: Path, entries) -> list[Message]:
-        """The checkable entries as messages: syntax, code or text, heading, suppressions."""
+    def messages(self, path: Path, entries, names: dict | None = None) -> list[Message]:
+        """The checkable entries as messages: syntax, code or text, heading, suppressions;
+        ``names``: the catalog's translated reference names (default: of ``entries``)."""
+        entries = list(entries)
+        if names is None:
+            names = translated_names(entries)
         sources, forced = self.sources, self.syntax
         syntaxes: dict[str, str] = {}  # per document: most entries name one
         parsed_as = sources.catalog_syntax(path)
@@ -170,7 +176,7 @@ class Checker:
             found.append(Message(str(path), entry.msgstr_line, entry.msgid, entry.msgstr, entry.msgctxt,
                                  entry.flags, locations, entry.tcomment, entry.comment, syntax,
                                  kind.block, kind.language, ignored, kind.heading, document,
-                                 parsed_as or syntax))
+                                 parsed_as or syntax, names))
         return found
 
     def check(self, messages) -> Checked:
@@ -225,7 +231,8 @@ class Checker:
         """Read one catalog and check its translated entries (on ``lines`` only, if given)."""
         data = pofile.read_bytes(path)
         entries = pofile.parse(pofile.decode(data, path), path)
-        messages = self.messages(path, checkable(entries, lines))
+        messages = self.messages(path, checkable(entries, lines),
+                                 translated_names(e for e in entries if e.msgstr))
         outcome = self.check(messages)
         records = []
         if self.project:

@@ -78,9 +78,33 @@ def added_structure(message: Message, context: Context):
         msgstr: ":func:`jax.jit`\\ 과 `안내서 <https://jax.dev/guide>`_\\ 를 *꼭* 보세요."
     """
     syntax = message.parsed_as or message.syntax
-    for part in structure.added(message.msgid, message.msgstr, (syntax,)):
+    for part in structure.added(message.msgid, message.msgstr, (syntax,), message.names):
+        glued = _glued_link(part, message.msgstr) if syntax == "rst" else None
+        if glued is not None:
+            text, target, ending = glued
+            yield Hit(f"a space is missing before `<` in `{text}<{target}>`{ending}: reST reads it "
+                      "as a reference to a name no target has, not a link, and the link breaks; "
+                      f"write `{text} <{target}>`{ending}")
+            continue
         yield Hit(f"{part.describe()} is not in the msgid ({'MyST' if syntax == 'myst' else 'reST'} "
                   "parse); a translation may add text and emphasis, not structure")
+
+
+# `text<url>`_ : no space before `<`, so docutils reads no embedded URI (sphinx-lint's
+# missing-space-before-link check).
+_GLUED_LINK = re.compile(r"`(?P<text>[^`<]*[^\s`<\\])<(?P<target>[^<>`\s]+)>`(?P<ending>__?)(?!\w)")
+
+
+def _glued_link(part, msgstr: str):
+    """(text, target, `_` or `__`) of the glued `text<url>`_ that ``part`` (a new
+    reference) comes from, or None."""
+    if part.kind != "reference" or ("<" not in part.value and part.value != "__"):
+        return None
+    for match in _GLUED_LINK.finditer(msgstr):
+        name = " ".join(f"{match.group('text')}<{match.group('target')}>".split()).lower()
+        if name == part.value or (match.group("ending") == "__" and part.value == "__"):
+            return match.group("text"), match.group("target"), match.group("ending")
+    return None
 
 
 def _html_items(items) -> Counter:

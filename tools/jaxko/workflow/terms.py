@@ -57,6 +57,7 @@ from jaxko.catalogs import write_text_atomic
 from jaxko.check import inline, pofile
 from jaxko.check.message import TEXT, syntax_of
 from jaxko.check.sources import guess
+from jaxko.check.terms import IDIOMS
 from jaxko.errors import UserError
 from jaxko.glossary import Glossary, Term
 
@@ -399,15 +400,37 @@ def _joins(morph: Morph, neighbour: Morph, aligned: set, index: int, text: str) 
     return not gap.strip() and len(gap) <= 1
 
 
+_IDIOMS = tuple(tuple(lemma(w) for w in idiom.split()) for idiom in IDIOMS)
+_IDIOM_WORDS = frozenset(idiom[0] for idiom in _IDIOMS)
+
+
+def _idiom_positions(words: list[str]) -> set[int]:
+    """Positions of words inside an idiom the glossary rules ignore too ("key idea",
+    "for instance"): there the word is not the term."""
+    covered: set[int] = set()
+    for idiom in _IDIOMS:
+        size = len(idiom)
+        for start in range(len(words) - size + 1):
+            if tuple(words[start:start + size]) == idiom:
+                covered.update(range(start, start + size))
+    return covered
+
+
 def term_occurrences(item: Analysed):
-    """(term key, word positions) of every 1-3 content-word run of the msgid."""
+    """(term key, word positions) of every 1-3 content-word run of the msgid, none
+    inside an idiom."""
     words, clauses = item.words, item.clauses
+    idioms = _idiom_positions(words) if any(w in _IDIOM_WORDS for w in words) else set()
     for start in range(len(words)):
+        if start in idioms:
+            continue
         for size in range(1, MAX_WORDS + 1):
             end = start + size
             if end > len(words) or clauses[end - 1] != clauses[start]:
                 break
             chunk = words[start:end]
+            if end - 1 in idioms:
+                break
             if chunk[-1] in STOPWORDS or any(w in STOPWORDS for w in chunk):
                 break
             if any(len(w) < 2 for w in chunk) or (size == 1 and chunk[0].endswith("ly")):
@@ -443,6 +466,11 @@ class TermReport:
     messages: int                    # messages with an aligned rendering
     variants: list[Variant]
     glossary: str | None = None      # the glossary's rendering, when the term is in it
+
+    @property
+    def kind(self) -> str:
+        """glossary (a glossary term), phrase (two or three words) or word."""
+        return "glossary" if self.glossary else "phrase" if " " in self.term else "word"
 
 
 @dataclass
@@ -560,7 +588,8 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
             if top.count >= dominance * term_messages[term] and \
                     korean.term_shape_problem(top.shown) is None:
                 candidates.append(TermReport(term, term_messages[term], ordered))
-    drift.sort(key=lambda r: (-sum(v.count for v in r.variants[1:]), r.term))
+    # Phrases and glossary terms first: one word (set, work) is often two senses.
+    drift.sort(key=lambda r: (r.kind == "word", -sum(v.count for v in r.variants[1:]), r.term))
     spacing.sort(key=lambda r: (-r.variants[0].count, r.term))
     violations.sort(key=lambda r: (-sum(v.count for v in r.variants), r.term))
     candidates.sort(key=lambda r: (-r.messages, r.term))
@@ -632,7 +661,7 @@ def candidates_yaml(report: Report, limit: int | None = None) -> str:
 
 def as_json(report: Report, places: int | None = None) -> dict:
     def term(r: TermReport) -> dict:
-        return {"term": r.term, "messages": r.messages, "glossary": r.glossary,
+        return {"term": r.term, "kind": r.kind, "messages": r.messages, "glossary": r.glossary,
                 "renderings": [{"rendering": v.shown, "key": v.key, "count": v.count,
                                 "spellings": dict(v.spellings.most_common()),
                                 "accepted": v.accepted,
