@@ -215,6 +215,24 @@ def test_code_literals_and_urls_never_count(tmp_path, glossary):
     assert data["drift"] == [], data["drift"]
 
 
+@pytest.mark.parametrize("syntax, text, words", [
+    ("myst", "Call `checkpoint` on [the tracer](https://example.org/kernel_docs).",
+     ["call", "on", "the", "tracer"]),
+    ("myst", "Use {func}`jax.checkpoint` or {ref}`the kernel guide <kernel-guide>`.",
+     ["use", "or", "the", "kernel", "guide"]),
+    ("rst", "Set ``mode='fast'`` and see `the mesh <https://example.org/buffer>`_ at https://x.org/a.",
+     ["set", "and", "see", "the", "mesh", "at"]),
+    ("myst", "The $checkpoint_x$ math and <b>buffer</b> tags and jax.numpy.sum code.",
+     ["the", "math", "and", "buffer", "tag", "and", "code"]),
+])
+def test_only_prose_words_are_aligned(syntax, text, words):
+    """Code, literals, role and link targets, URLs, math, HTML tags and dotted names
+    are blanked before alignment; link and role texts the reader sees stay."""
+    from jaxko.workflow.terms import english_words
+
+    assert english_words(text, syntax)[0] == words
+
+
 def test_broken_catalog_is_one_line_and_exit_2(tmp_path, glossary):
     tree = tmp_path / "LC_MESSAGES"
     write_catalog(tree / "a.po", _pairs(0))
