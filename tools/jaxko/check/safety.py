@@ -45,7 +45,10 @@ _RAW = re.compile(
           "(``리터럴``, **굵게**, `:kbd:` 등)만 더할 수 있고, 지시어, 원시·HTML 내용, 역할, 참조, 치환, "
           "그림, 링크는 msgid에 있는 것만 쓸 수 있습니다. 철자를 어떻게 바꾸든(이스케이프, 띄어쓰기, "
           "처리 명령 `<?x>`·`<![CDATA[`) 파서가 구조로 읽으면 걸립니다. `#:` 줄이 다른 문서를 가리켜도 "
-          "카탈로그가 번역하는 실제 문서의 파서를 씁니다. `jaxko: ignore` 주석으로 끌 수 없습니다."))
+          "카탈로그가 번역하는 실제 문서의 파서를 씁니다. 섹션 제목을 가리키는 이름 참조(`` `Title`_ ``)를 "
+          "같은 카탈로그에서 그 제목을 옮긴 번역문으로 쓰는 것(`` `번역한 제목`_ ``)은 Sphinx가 번역된 제목으로 "
+          "이어 주므로 같은 참조입니다. reST 링크에서 `<` 앞에 빈칸이 없으면(`` `가비지 컬렉션<url>`_ ``) "
+          "링크가 아니라 없는 이름의 참조가 되므로, 그렇게 알려 줍니다. `jaxko: ignore` 주석으로 끌 수 없습니다."))
 def added_structure(message: Message, context: Context):
     """The msgstr, parsed as Sphinx will parse it, has a directive, raw or HTML content,
     role, reference, substitution, image or link that the msgid does not have.
@@ -70,6 +73,14 @@ def added_structure(message: Message, context: Context):
         msgstr: JAX는 빠릅니다.<?x><img src=x onerror=alert(1)>?>
         expect:
           - 'raw content `<?x><img src=x onerror=alert(1)>?>` is not in the msgid (MyST parse); a translation may add text and emphasis, not structure'
+
+    Bad::
+
+        location: index.rst:5
+        msgid: Read `the garbage collection page <https://example.org/gc>`_ now.
+        msgstr: "지금 `가비지 컬렉션<https://example.org/gc>`_\\ 을 읽으세요."
+        expect:
+          - 'a space is missing before `<` in `가비지 컬렉션<https://example.org/gc>`_: reST reads it as a reference to a name no target has, not a link, and the link breaks; write `가비지 컬렉션 <https://example.org/gc>`_'
 
     Good::
 
