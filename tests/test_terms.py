@@ -83,7 +83,9 @@ def write_glossary(path: Path, terms: dict[str, str]) -> Path:
 
 
 def terms(tree: Path, *args: str) -> subprocess.CompletedProcess:
-    return run_jaxko("terms", str(tree), "--no-cache", *args, cwd=tree)
+    """`jaxko terms TREE`; the runs of one test share its analysis through the test's
+    own cache folder (conftest sets JAXKO_CACHE_DIR), so text and JSON agree."""
+    return run_jaxko("terms", str(tree), *args, cwd=tree)
 
 
 def report(tree: Path, *args: str) -> dict:
