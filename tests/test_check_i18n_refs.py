@@ -122,3 +122,32 @@ def test_a_missing_space_before_the_link_target_is_named(tmp_path):
     spaced = ("Read `the garbage collection page <https://example.org/gc>`_ now.",
               "지금 `가비지 컬렉션 <https://example.org/gc>`_\\ 을 읽으세요.")
     assert messages(findings(tmp_path / "spaced", [spaced])) == []
+
+
+def test_fix_is_no_longer_held_back_by_a_translated_section_name(tmp_path):
+    """The escaped space that `--fix` adds makes docutils read the translated name as
+    a reference; judged the same reference, the fix is applied (it was refused as a new
+    structure before)."""
+    from conftest import run_jaxko
+
+    catalog = tmp_path / "faq.po"
+    catalog.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        f'#: about/faq.rst:10\nmsgid "{TITLE[0]}"\nmsgstr "{TITLE[1]}"\n\n'
+        '#: about/faq.rst:20\nmsgid "See `The Godot editor is a Godot game`_ below."\n'
+        'msgstr "아래의 `Godot 에디터는 Godot 게임입니다`_를 참조하세요."\n', encoding="utf-8")
+    glossary = tmp_path / "glossary.yaml"
+    glossary.write_text("terms: []\n", encoding="utf-8")
+    proc = run_jaxko("check", str(catalog), "--glossary", str(glossary), "--no-cache", "--fix",
+                     cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert 'msgstr "아래의 `Godot 에디터는 Godot 게임입니다`_\\\\ 를 참조하세요."' in \
+        catalog.read_text(encoding="utf-8")
+    # Planted: a name the catalog does not translate the title to: the fix is held back.
+    wrong = catalog.read_text(encoding="utf-8").replace(
+        "`Godot 에디터는 Godot 게임입니다`_\\\\ 를", "`Godot 편집기`_를")
+    catalog.write_text(wrong, encoding="utf-8")
+    proc = run_jaxko("check", str(catalog), "--glossary", str(glossary), "--no-cache", "--fix",
+                     cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "`Godot 편집기`_를" in catalog.read_text(encoding="utf-8")
