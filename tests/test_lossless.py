@@ -239,6 +239,7 @@ def test_every_command_gives_the_same_verdict(tmp_path, jaxko, kind):
         "stats": ("stats", "--locale-dir", str(tmp_path / "locale")),
         "tm": ("tm", "fill", str(po)),
         "glean": ("glean", str(po)),
+        "terms": ("terms", str(po), "--no-cache"),
         "site": ("site", "build", "--no-execute", "--no-notebooks", "--srcdir", str(docs),
                  "--outdir", str(tmp_path / "html"), "--locale-dir", str(tmp_path / "locale")),
     }

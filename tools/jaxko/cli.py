@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "assign",
     "tm",
     "glean",
+    "terms",
     "fmt",
 )
 

@@ -18,18 +18,32 @@ reported as ``glossary/ko.yaml:LINE: what is wrong; what to do``.
 
 from __future__ import annotations
 
-import difflib
+import importlib
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping
-
-import yaml
 
 from jaxko.errors import UserError
 from jaxko.paths import repo_root
 from jaxko.korean import term_shape_problem
+
+class _Lazy:
+    """A module imported on first use: ``jaxko check`` that finds the glossary already
+    parsed in its cache (:mod:`jaxko.check.runner`) never imports PyYAML."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attribute: str):
+        module = importlib.import_module(self._name)
+        globals()[self._name] = module
+        return getattr(module, attribute)
+
+
+yaml = _Lazy("yaml")
 
 # Keys of one entry, with the type each must have.
 ENTRY_KEYS: Mapping[str, type] = {
@@ -115,10 +129,16 @@ def _line(node: yaml.Node) -> int:
     return node.start_mark.line + 1
 
 
-_LOADER = yaml.SafeLoader("")  # only its constructor is used, on composed nodes
-# libyaml's parser when PyYAML has it (10x faster on a 3,000-term glossary); same nodes
-# and marks as the pure-Python one.
-_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+@lru_cache(maxsize=1)
+def _loader():
+    """A loader whose constructor alone is used, on composed nodes."""
+    return yaml.SafeLoader("")
+
+
+def _composer():
+    """libyaml's parser when PyYAML has it (10x faster on a 3,000-term glossary); same
+    nodes and marks as the pure-Python one."""
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _value(node: yaml.Node):
@@ -126,12 +146,13 @@ def _value(node: yaml.Node):
     None for anything that is not a scalar."""
     if not isinstance(node, yaml.ScalarNode):
         return None
+    loader = _loader()
     try:
-        return _LOADER.construct_object(node, deep=True)
+        return loader.construct_object(node, deep=True)
     except yaml.YAMLError:
         return node.value
     finally:
-        _LOADER.constructed_objects.clear()
+        loader.constructed_objects.clear()
 
 
 def _kind(node: yaml.Node) -> str:
@@ -155,7 +176,7 @@ def parse(text: str, path: str = "glossary.yaml") -> tuple[Glossary, list[Proble
         problems.append(Problem(line, message, path))
 
     try:
-        root = yaml.compose(text, Loader=_COMPOSER)
+        root = yaml.compose(text, Loader=_composer())
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark else 1
@@ -224,6 +245,8 @@ def _parse_entry(node: yaml.Node, problem) -> Term | None:
             continue
         lines[key] = line
         if key not in ENTRY_KEYS:
+            import difflib
+
             close = difflib.get_close_matches(key, ENTRY_KEYS, n=1)
             hint = f"did you mean `{close[0]}`?" if close else "allowed: " + ", ".join(ENTRY_KEYS)
             problem(line, f"unknown key `{key}`; {hint}")

@@ -426,6 +426,18 @@ def _kiwi():
     return Kiwi()
 
 
+def kiwi_with_words(words) -> object:
+    """A fresh Kiwi analyser that knows ``words`` (one-word Korean renderings such as
+    컴파일) as proper nouns, so that they stay one morpheme (Kiwi alone reads 컴/파일)."""
+    from kiwipiepy import Kiwi  # imported here: model loading takes a second
+
+    analyser = Kiwi()
+    for word in sorted(set(words)):
+        if word and " " not in word and all(is_hangul_syllable(ch) for ch in word):
+            analyser.add_user_word(word, "NNP")
+    return analyser
+
+
 _PARTICLE_FINALS = ("을", "를", "에", "의", "은", "는", "과", "와", "이", "가", "로")
 _VERB_TAGS = frozenset({"VV", "VA", "XSV", "XSA", "VCP"})
 # How conjugated verbs and modifiers end (반환됩니다, 발생합니, 지정된, 같은, 사용하여).

@@ -12,7 +12,6 @@ their settings from the checked project, not from where the tool is installed::
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from jaxko.check.registry import RULES, SEVERITIES
@@ -37,9 +36,15 @@ def severities(paths: list[Path]) -> dict[str, str]:
     if path is None:
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise UserError(f"cannot read the project settings: {err}", path) from None
+    if "jaxko" not in text:
+        return {}  # no [tool.jaxko...] table: nothing to parse (or to import a parser for)
+    import tomllib  # here: most checks read no settings
+
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         line = getattr(err, "lineno", None)
         raise UserError(f"not valid TOML: {err}", path, line) from None

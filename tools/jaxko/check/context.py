@@ -17,6 +17,9 @@ class Context:
     """Shared, read-only state of one check run (built before the workers fork)."""
 
     glossary: Glossary = field(default_factory=Glossary)
+    # The rules of this run: a rule may leave a defect to another that says it (one
+    # defect, one finding) only when that one runs too.
+    rules: frozenset[str] = frozenset()
 
     @cached_property
     def matcher(self) -> TermMatcher:

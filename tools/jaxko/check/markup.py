@@ -9,12 +9,26 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from jaxko.check import inline
+from jaxko.check import inline, structure
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines, msgstr_masked
 from jaxko.check.message import MATH, Message
 from jaxko.check.registry import Edit, Hit, family, rule
 
 FAMILY = family("markup", "마크업 (markup)", order=3)
+
+
+def _structural(message: Message) -> frozenset:
+    """(kind, value) of the links, references and roles ``safety.structure`` reports as
+    new in this msgstr: a changed target it reports is not reported here again (one
+    defect, one finding)."""
+    cache = message.cache
+    if "structural" not in cache:
+        syntax = message.parsed_as or message.syntax
+        cache["structural"] = frozenset(
+            (part.kind, part.value) for part in structure.added(
+                message.msgid, message.msgstr, (syntax,), message.names)
+            if part.kind in ("link", "reference", "role"))
+    return cache["structural"]
 
 
 def _missing(source: Counter, translated: Counter) -> list:
@@ -140,6 +154,11 @@ def _role_key(item) -> tuple:
 def role_kept(message: Message, context: Context):
     """The msgstr has the same roles with the same targets; only display texts may change.
 
+    A role whose target changed (:term:`인자` for :term:`argument`) is one defect: when
+    ``safety.structure`` runs too, it reports it (a role the msgid does not have) and
+    this rule says the rest: a role lost, a role name translated, backticks that pair
+    up wrongly.
+
     Bad::
 
         location: jit-compilation.rst:12
@@ -207,6 +226,18 @@ def role_kept(message: Message, context: Context):
     wanted = {target for role, target in source if role and role not in TEXT_ROLES}
     lost = [key for key in _missing(source, translated) if not (key[0] and key[1] in kept)]
     added = [key for key in _missing(translated, source) if not (key[0] and key[1] in wanted)]
+    if lost and added and "safety.structure" in context.rules:
+        # A new role safety.structure reports: the lost one of the same role it replaced
+        # is that one defect, said there.
+        structural = _structural(message)
+        for key in list(added):
+            if ("role", f"{(key[0] or '').lower()} {key[1]}") in structural:
+                same = next((k for k in lost if k[0] == key[0]), None)
+                if same is not None:
+                    lost.remove(same)
+                    added.remove(key)
+        if not lost and not added:
+            return
     if len(lost) == 1 and len(added) == 1 and lost[0][0] == added[0][0]:
         # One target changed (a typo, a shortened name): one problem, one finding.
         was, now = (_show_role(*key, message.syntax) for key in (lost[0], added[0]))
@@ -266,6 +297,11 @@ def _link_key(item) -> tuple:
 def link_kept(message: Message, context: Context):
     """The msgstr links to the same targets as the msgid (link texts may be translated).
 
+    A target changed to a new one (`[설치 안내](installation.md)`) is one defect: when
+    ``safety.structure`` runs too, it reports it (a link the msgid does not have) and
+    this rule says the rest: a link lost, a reference renamed. A named reference written with the
+    catalog's translation of its section title is the same reference.
+
     Bad::
 
         location: installation.md:40
@@ -304,6 +340,30 @@ def link_kept(message: Message, context: Context):
     if source == translated:
         return
     lost, added = _missing(source, translated), _missing(translated, source)
+    if lost and added:
+        # A new link or reference safety.structure reports: the lost one it replaced is
+        # that one defect, said there. A reference under the catalog's translation of
+        # its name is no change at all (Sphinx's i18n resolves it).
+        names = message.names or {}
+        structural = _structural(message) if "safety.structure" in context.rules else ()
+        for key in list(added):
+            kind = "reference" if key[0] == inline.REFERENCE else "link"
+            renamed = next((k for k in lost if k[0] == inline.REFERENCE == key[0]
+                            and key[1] in names.get(k[1], ())), None)
+            if renamed is not None:
+                lost.remove(renamed)
+                added.remove(key)
+                continue
+            if len(lost) == len(added) == 1 and kind == "reference" \
+                    and re.search("[가-힣]", key[1]):
+                continue  # the hint below says more than "not in the msgid"
+            if (kind, key[1]) in structural:
+                same = next((k for k in lost if k[0] == key[0]), None)
+                if same is not None:
+                    lost.remove(same)
+                    added.remove(key)
+        if not lost and not added:
+            return
     if ([kind for kind, _ in lost] == [kind for kind, _ in added] == [inline.REFERENCE]
             and re.search("[가-힣]", added[0][1])):
         # `rounding modes`_ written `자리 올림 모드`_: it resolves when the section is

@@ -59,6 +59,10 @@ class Message:
     # The syntax Sphinx will parse the msgstr with: the translated document's, when the
     # staged source is at hand (never the `#:` claim alone), else `syntax`.
     parsed_as: str | None = None
+    # Reference names of the catalog's translated entries (docutils-normalised msgid ->
+    # normalised msgstrs): Sphinx's i18n gives a translated section title its
+    # translated name, so `번역된 제목`_ may stand for `Title`_ (see ``safety.structure``).
+    names: dict | None = None
     # Values derived by rules (parsed markup, terms found), shared between rules.
     cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
@@ -74,6 +78,22 @@ class Message:
 # A translator comment is written by the same hand as the msgstr: it can never lift a
 # safety decision (docs/threat-model.md).
 UNSUPPRESSIBLE = ("safety.",)
+
+
+def reference_name(text: str) -> str:
+    """A text as docutils normalises a reference name: whitespace collapsed, lower case."""
+    return " ".join(text.split()).lower()
+
+
+def translated_names(entries) -> dict[str, frozenset[str]]:
+    """Reference names of the translated, non-fuzzy one-line entries of a catalog (its
+    section titles among them): name of the msgid -> names of its msgstr."""
+    names: dict[str, set[str]] = {}
+    for entry in entries:
+        if entry.msgid and entry.msgstr and "fuzzy" not in entry.flags \
+                and "\n" not in entry.msgid and len(entry.msgid) <= 200:
+            names.setdefault(reference_name(entry.msgid), set()).add(reference_name(entry.msgstr))
+    return {name: frozenset(found) for name, found in names.items()}
 
 
 def is_suppressed(ignored: frozenset[str], rule: str) -> bool:

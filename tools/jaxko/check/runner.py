@@ -13,7 +13,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import json
 import os
 import sys
 from collections import Counter
@@ -22,19 +24,19 @@ from pathlib import Path
 from typing import NamedTuple
 
 from jaxko import glossary as glossary_model
-from jaxko.catalogs import iter_catalogs
+from jaxko.catalogs import iter_catalogs, write_text_atomic
 from jaxko.check import cache as cache_model
 from jaxko.check import config, inline, pofile
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
+                                 translated_names,
                                  ignored_rules, syntax_of)
 from jaxko.check.registry import (RULES, Edit, Finding, Hit, Record, select_rules, stable_hash,
                                   unknown_names)
 from jaxko.check.sources import SourceIndex, guess
 from jaxko.errors import UserError
-from jaxko.forked import can_fork
 from jaxko.memo import digest_bytes, file_digest, refuse_tracked
-from jaxko import paths, upstream
+from jaxko import paths
 from jaxko.check.since import changed_lines
 
 # Below this much catalog text, forking workers costs more than it saves.
@@ -135,7 +137,8 @@ class Checker:
         chosen = (options.severity if options.severity is not None
                   else config.severities(options.paths))
         self.severity = {r.name: chosen.get(r.name, r.severity) for r in rules}
-        self.context = Context(glossary)
+        self.context = Context(glossary, frozenset(r.name for r in rules
+                                                   if self.severity[r.name] != "off"))
         self.plans = {(block, syntax): [r for r in rules if r.scope == "message"
                                         and block in r.blocks and syntax in r.syntaxes]
                       for block in (TEXT, CODE, MATH) for syntax in SYNTAXES}
@@ -145,8 +148,12 @@ class Checker:
         self.syntax = options.syntax
         self.prefilter = options.prefilter
 
-    def messages(self, path: Path, entries) -> list[Message]:
-        """The checkable entries as messages: syntax, code or text, heading, suppressions."""
+    def messages(self, path: Path, entries, names: dict | None = None) -> list[Message]:
+        """The checkable entries as messages: syntax, code or text, heading, suppressions;
+        ``names``: the catalog's translated reference names (default: of ``entries``)."""
+        entries = list(entries)
+        if names is None:
+            names = translated_names(entries)
         sources, forced = self.sources, self.syntax
         syntaxes: dict[str, str] = {}  # per document: most entries name one
         parsed_as = sources.catalog_syntax(path)
@@ -170,7 +177,7 @@ class Checker:
             found.append(Message(str(path), entry.msgstr_line, entry.msgid, entry.msgstr, entry.msgctxt,
                                  entry.flags, locations, entry.tcomment, entry.comment, syntax,
                                  kind.block, kind.language, ignored, kind.heading, document,
-                                 parsed_as or syntax))
+                                 parsed_as or syntax, names))
         return found
 
     def check(self, messages) -> Checked:
@@ -225,7 +232,8 @@ class Checker:
         """Read one catalog and check its translated entries (on ``lines`` only, if given)."""
         data = pofile.read_bytes(path)
         entries = pofile.parse(pofile.decode(data, path), path)
-        messages = self.messages(path, checkable(entries, lines))
+        messages = self.messages(path, checkable(entries, lines),
+                                 translated_names(e for e in entries if e.msgstr))
         outcome = self.check(messages)
         records = []
         if self.project:
@@ -267,6 +275,10 @@ def check_text(path: Path, text: str, wanted=None, options: Options | None = Non
     entries = [e for e in checkable(pofile.parse(text, path), None)
                if wanted is None or wanted(e)]
     return sorted(checker.check(checker.messages(path, entries)).findings)
+def _can_fork() -> bool:
+    from jaxko.forked import can_fork  # here: multiprocessing only for a run that forks
+
+    return can_fork()
 
 
 def _default_source_dir() -> Path | None:
@@ -279,6 +291,8 @@ def _default_source_dir() -> Path | None:
     staged = paths.staged_docs()
     if staged.is_dir():
         return staged
+    from jaxko import upstream  # here: only a fresh clone needs the pin read
+
     try:
         root = paths.repo_root()
         local = Path(upstream.default_source(upstream.read_pin(root), root)) / "docs"
@@ -417,7 +431,7 @@ def _map(checker: Checker, tasks, options: Options):
     try:
         # Forked only where no other thread runs (jaxko.forked): a thread's lock held
         # at the fork stays held in the child.
-        if jobs > 1 and total >= PARALLEL_MIN_BYTES and can_fork():
+        if jobs > 1 and total >= PARALLEL_MIN_BYTES and _can_fork():
             outcomes = _forked(checker, tasks, jobs)
         else:
             outcomes = (_check_one(checker, task) for task in tasks)
@@ -480,4 +494,36 @@ def _load_glossary(options: Options) -> tuple[glossary_model.Glossary, str | Non
         if not default.is_file():
             return glossary_model.Glossary(), None
         path = default
-    return glossary_model.load(path), str(path)
+    cache_dir = None if options.since else options.cache_dir  # --since leaves no cache
+    return _parsed_glossary(Path(path), cache_dir), str(path)
+
+
+def _parsed_glossary(path: Path, cache_dir: Path | None) -> glossary_model.Glossary:
+    """The glossary, read from the cache when this text was parsed before by this
+    glossary reader (keyed by the SHA-256 of both): a check of one catalog on every save
+    then neither imports PyYAML nor parses the YAML. Only a valid glossary is kept; a
+    tracked cache stops the run in :func:`_open_cache`."""
+    if cache_dir is None:
+        return glossary_model.load(path)
+    try:
+        data = path.read_bytes()
+        reader = Path(glossary_model.__file__).read_bytes()
+    except OSError:
+        return glossary_model.load(path)  # its one-line error
+    key = digest_bytes(data + b"\0" + reader)
+    stored = cache_dir / "glossary" / f"{key}.json"
+    try:
+        terms = json.loads(stored.read_text(encoding="utf-8"))
+        return glossary_model.from_terms(
+            (glossary_model.Term(**{k: tuple(v) if isinstance(v, list) else v
+                                    for k, v in term.items()}) for term in terms), str(path))
+    except (OSError, ValueError, TypeError):
+        pass  # not there, or not ours: parse
+    parsed = glossary_model.load(path)
+    try:
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(stored, json.dumps([dataclasses.asdict(t) for t in parsed.terms],
+                                             ensure_ascii=False))
+    except OSError:
+        pass  # a cache that cannot be written costs speed, never the check
+    return parsed

@@ -45,7 +45,10 @@ _RAW = re.compile(
           "(``리터럴``, **굵게**, `:kbd:` 등)만 더할 수 있고, 지시어, 원시·HTML 내용, 역할, 참조, 치환, "
           "그림, 링크는 msgid에 있는 것만 쓸 수 있습니다. 철자를 어떻게 바꾸든(이스케이프, 띄어쓰기, "
           "처리 명령 `<?x>`·`<![CDATA[`) 파서가 구조로 읽으면 걸립니다. `#:` 줄이 다른 문서를 가리켜도 "
-          "카탈로그가 번역하는 실제 문서의 파서를 씁니다. `jaxko: ignore` 주석으로 끌 수 없습니다."))
+          "카탈로그가 번역하는 실제 문서의 파서를 씁니다. 섹션 제목을 가리키는 이름 참조(`` `Title`_ ``)를 "
+          "같은 카탈로그에서 그 제목을 옮긴 번역문으로 쓰는 것(`` `번역한 제목`_ ``)은 Sphinx가 번역된 제목으로 "
+          "이어 주므로 같은 참조입니다. reST 링크에서 `<` 앞에 빈칸이 없으면(`` `가비지 컬렉션<url>`_ ``) "
+          "링크가 아니라 없는 이름의 참조가 되므로, 그렇게 알려 줍니다. `jaxko: ignore` 주석으로 끌 수 없습니다."))
 def added_structure(message: Message, context: Context):
     """The msgstr, parsed as Sphinx will parse it, has a directive, raw or HTML content,
     role, reference, substitution, image or link that the msgid does not have.
@@ -71,6 +74,14 @@ def added_structure(message: Message, context: Context):
         expect:
           - 'raw content `<?x><img src=x onerror=alert(1)>?>` is not in the msgid (MyST parse); a translation may add text and emphasis, not structure'
 
+    Bad::
+
+        location: index.rst:5
+        msgid: Read `the garbage collection page <https://example.org/gc>`_ now.
+        msgstr: "지금 `가비지 컬렉션<https://example.org/gc>`_\\ 을 읽으세요."
+        expect:
+          - 'a space is missing before `<` in `가비지 컬렉션<https://example.org/gc>`_: reST reads it as a reference to a name no target has, not a link, and the link breaks; write `가비지 컬렉션 <https://example.org/gc>`_'
+
     Good::
 
         location: index.rst:5
@@ -78,9 +89,33 @@ def added_structure(message: Message, context: Context):
         msgstr: ":func:`jax.jit`\\ 과 `안내서 <https://jax.dev/guide>`_\\ 를 *꼭* 보세요."
     """
     syntax = message.parsed_as or message.syntax
-    for part in structure.added(message.msgid, message.msgstr, (syntax,)):
+    for part in structure.added(message.msgid, message.msgstr, (syntax,), message.names):
+        glued = _glued_link(part, message.msgstr) if syntax == "rst" else None
+        if glued is not None:
+            text, target, ending = glued
+            yield Hit(f"a space is missing before `<` in `{text}<{target}>`{ending}: reST reads it "
+                      "as a reference to a name no target has, not a link, and the link breaks; "
+                      f"write `{text} <{target}>`{ending}")
+            continue
         yield Hit(f"{part.describe()} is not in the msgid ({'MyST' if syntax == 'myst' else 'reST'} "
                   "parse); a translation may add text and emphasis, not structure")
+
+
+# `text<url>`_ : no space before `<`, so docutils reads no embedded URI (sphinx-lint's
+# missing-space-before-link check).
+_GLUED_LINK = re.compile(r"`(?P<text>[^`<]*[^\s`<\\])<(?P<target>[^<>`\s]+)>`(?P<ending>__?)(?!\w)")
+
+
+def _glued_link(part, msgstr: str):
+    """(text, target, `_` or `__`) of the glued `text<url>`_ that ``part`` (a new
+    reference) comes from, or None."""
+    if part.kind != "reference" or ("<" not in part.value and part.value != "__"):
+        return None
+    for match in _GLUED_LINK.finditer(msgstr):
+        name = " ".join(f"{match.group('text')}<{match.group('target')}>".split()).lower()
+        if name == part.value or (match.group("ending") == "__" and part.value == "__"):
+            return match.group("text"), match.group("target"), match.group("ending")
+    return None
 
 
 def _html_items(items) -> Counter:

@@ -486,10 +486,11 @@ def _walk(document, parts: Counter) -> None:
             elif node.get("anonymous"):
                 parts[Part("reference", "__")] += 1
         elif isinstance(node, nodes.target):
-            if node.get("refuri"):
+            if node.get("refuri") and not _embedded(node, nodes):
                 parts[Part("link", normalise_url(node["refuri"]))] += 1
             # A target's name is an anchor, no link: `text <url>`_ names one after its
-            # (translated) text; what it links to is counted above.
+            # (translated) text; what it links to is the reference before it, counted
+            # above (one link, one part: a changed named link is one finding).
         elif isinstance(node, nodes.image):
             parts[Part("image", node.get("uri", ""))] += 1
         elif isinstance(node, nodes.substitution_definition):
@@ -500,6 +501,17 @@ def _walk(document, parts: Counter) -> None:
             parts[Part("link", str(node.get("reftarget", "")))] += 1
         elif isinstance(node, nodes.meta):
             parts[Part("front-matter", "")] += 1
+
+
+def _embedded(target, nodes) -> bool:
+    """Whether a target is the one docutils adds after `text <url>`_ for its URL: the
+    reference right before it links to the same URL."""
+    parent = target.parent
+    if parent is None:
+        return False
+    at = parent.index(target)
+    previous = parent[at - 1] if at > 0 else None
+    return isinstance(previous, nodes.reference) and previous.get("refuri") == target.get("refuri")
 
 
 def discard(document) -> None:
@@ -554,8 +566,15 @@ def may_have_parts(text: str, syntax: str) -> bool:
     return _MAY_HAVE_PARTS[syntax].search(text) is not None
 
 
-def added(msgid: str, msgstr: str, syntaxes: tuple[str, ...]) -> list[Part]:
-    """The parts the msgstr has and the msgid does not, under any of ``syntaxes``."""
+def added(msgid: str, msgstr: str, syntaxes: tuple[str, ...],
+          names: dict | None = None) -> list[Part]:
+    """The parts the msgstr has and the msgid does not, under any of ``syntaxes``.
+
+    ``names`` (the catalog's translated reference names, msgid name -> msgstr names):
+    a named reference of the msgid written with the translation of that name
+    (`Godot 에디터는 Godot 게임입니다`_ for `The Godot editor is a Godot game`_, where the
+    catalog translates that title so) is the same reference, as Sphinx's i18n resolves
+    it: the translated title's target in the same document."""
     if msgstr == msgid:
         return []  # the same text parses the same (an untranslated copy, a code block)
     extra: Counter = Counter()
@@ -565,5 +584,22 @@ def added(msgid: str, msgstr: str, syntaxes: tuple[str, ...]) -> list[Part]:
         translated = structure(msgstr, syntax)
         if not translated:
             continue
-        extra |= translated - structure(msgid, syntax)
+        source = structure(msgid, syntax)
+        new = translated - source
+        if names and any(part.kind == "reference" for part in new):
+            new = _renamed_references(new, source - translated, names)
+        extra |= new
     return sorted(extra.elements())
+
+
+def _renamed_references(new: Counter, lost: Counter, names: dict) -> Counter:
+    """``new`` without the references that stand for a reference of ``lost`` under its
+    translated name (each lost reference answers for one new one)."""
+    new = Counter(new)
+    for part in [p for p in lost.elements() if p.kind == "reference"]:
+        for translated in names.get(part.value, ()):
+            candidate = Part("reference", translated)
+            if new[candidate] > 0:
+                new[candidate] -= 1
+                break
+    return +new

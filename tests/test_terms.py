@@ -1,0 +1,267 @@
+"""`jaxko terms`: drift, spacing, glossary violations and candidates found by word
+alignment (real eflomal, real Kiwi) on small catalog trees written here.
+
+Each tree is two pages of short sentences built from a small vocabulary with fixed
+renderings, so the aligner has enough co-occurrence to learn from; the planted fault
+is one term rendered another way on some messages.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import run_jaxko
+
+# English noun -> Korean rendering; every sentence uses two of them.
+VOCABULARY = {
+    "compiler": "컴파일러", "tracer": "트레이서", "buffer": "버퍼", "kernel": "커널",
+    "gradient": "그레이디언트", "checkpoint": "체크포인트", "mesh": "메시",
+    "device": "장치", "pipeline": "파이프라인", "subset": "부분 집합", "scheduler": "스케줄러",
+    "profiler": "프로파일러",
+}
+PATTERNS = (
+    ("The {a} reads the {b}.", "{A}는 {B}를 읽습니다."),
+    ("Each {a} keeps one {b}.", "각 {A}는 {B} 하나를 가집니다."),
+    ("A {a} needs a {b} first.", "{A}에는 먼저 {B}가 필요합니다."),
+    ("Send the {a} to the {b}.", "{A}를 {B}로 보냅니다."),
+)
+HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+          '"Language: ko\\n"\n\n')
+
+
+def _josa(word: str, consonant: str, vowel: str) -> str:
+    last = word[-1]
+    has_final = "가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 != 0
+    return consonant if has_final else vowel
+
+
+def _korean(pattern: str, a: str, b: str) -> str:
+    """The Korean sentence with particles agreeing with the renderings."""
+    text = pattern.replace("{A}는", a + _josa(a, "은", "는")).replace("{A}를", a + _josa(a, "을", "를"))
+    text = text.replace("{B}를", b + _josa(b, "을", "를")).replace("{B}가", b + _josa(b, "이", "가"))
+    text = text.replace("{B}로", b + ("로" if b[-1] in "러퍼널" else _josa(b, "으로", "로")))
+    return text.replace("{A}", a).replace("{B}", b)
+
+
+def _pairs(page: int, override: dict[str, str] | None = None, spacing: str | None = None):
+    """Sentences of one page: every word pairs with two others in each pattern."""
+    words = list(VOCABULARY)
+    pairs = []
+    for i, a in enumerate(words):
+        for step in (1 + page, 3 + page, 5 + page, 7 + page):
+            b = words[(i + step) % len(words)]
+            en_pattern, ko_pattern = PATTERNS[(i + step + page) % len(PATTERNS)]
+            ko_a = (override or {}).get(a, VOCABULARY[a])
+            ko_b = (override or {}).get(b, VOCABULARY[b])
+            english = en_pattern.format(a=a, b=b)
+            pairs.append((english[0].upper() + english[1:], _korean(ko_pattern, ko_a, ko_b)))
+    if spacing:
+        pairs = [(en, ko.replace("부분 집합", spacing)) for en, ko in pairs]
+    return pairs
+
+
+def write_catalog(path: Path, pairs) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = HEADER
+    for number, (msgid, msgstr) in enumerate(pairs, 1):
+        body += (f"#: ../../{path.stem}.md:{number}\nmsgid {json.dumps(msgid)}\n"
+                 f"msgstr {json.dumps(msgstr, ensure_ascii=False)}\n\n")
+    path.write_text(body, encoding="utf-8")
+
+
+def write_glossary(path: Path, terms: dict[str, str]) -> Path:
+    path.write_text("terms:\n" + "".join(f"  - en: {en}\n    ko: {ko}\n" for en, ko in terms.items()),
+                    encoding="utf-8")
+    return path
+
+
+def terms(tree: Path, *args: str) -> subprocess.CompletedProcess:
+    """`jaxko terms TREE`; the runs of one test share its analysis through the test's
+    own cache folder (conftest sets JAXKO_CACHE_DIR), so text and JSON agree."""
+    return run_jaxko("terms", str(tree), *args, cwd=tree)
+
+
+def report(tree: Path, *args: str) -> dict:
+    proc = terms(tree, "--format", "json", *args)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def drift_of(data: dict, term: str) -> dict | None:
+    return next((d for d in data["drift"] if d["term"] == term), None)
+
+
+@pytest.fixture
+def glossary(tmp_path: Path) -> Path:
+    return write_glossary(tmp_path / "glossary.yaml", {"device": "장치"})
+
+
+def test_planted_drift_is_reported_with_both_renderings_and_locations(tmp_path, glossary):
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0))
+    write_catalog(tree / "b.po", _pairs(1, override={"checkpoint": "검사점"}))
+    data = report(tree, "--glossary", str(glossary))
+    found = drift_of(data, "checkpoint")
+    assert found is not None, data["drift"]
+    shown = {r["rendering"]: r for r in found["renderings"]}
+    assert set(shown) == {"체크포인트", "검사점"}
+    assert all(r["count"] >= 2 for r in shown.values())
+    assert all(loc.startswith("a.po:") for loc in shown["체크포인트"]["locations"])
+    assert all(loc.startswith("b.po:") for loc in shown["검사점"]["locations"])
+    # Nothing else drifts: every other word kept its one rendering.
+    assert [d["term"] for d in data["drift"]] == ["checkpoint"]
+
+    text = terms(tree, "--glossary", str(glossary)).stdout
+    assert "drift: checkpoint: " in text and "체크포인트" in text and "검사점" in text
+    assert "b.po:" in text
+
+
+def test_consistent_tree_reports_nothing(tmp_path, glossary):
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0))
+    write_catalog(tree / "b.po", _pairs(1))
+    data = report(tree, "--glossary", str(glossary))
+    assert data["drift"] == [] and data["spacing"] == [] and data["violations"] == []
+    assert data["messages"] == 96 and data["catalogs"] == 2
+    text = terms(tree, "--glossary", str(glossary)).stdout
+    assert text.startswith("0 drifting terms, 0 spacing variants, 0 glossary terms")
+
+
+def test_spacing_variant_is_reported_as_spacing_not_drift(tmp_path, glossary):
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0))
+    write_catalog(tree / "b.po", _pairs(1, spacing="부분집합"))
+    data = report(tree, "--glossary", str(glossary))
+    assert drift_of(data, "subset") is None
+    spacing = [s for s in data["spacing"] if s["term"] == "subset"]
+    assert spacing, data
+    assert set(spacing[0]["renderings"][0]["spellings"]) == {"부분 집합", "부분집합"}
+    text = terms(tree, "--glossary", str(glossary)).stdout
+    assert "spacing: subset: " in text
+
+
+def test_glossary_violation_where_the_glossary_rendering_is_absent(tmp_path):
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0, override={"device": "디바이스"}))
+    write_catalog(tree / "b.po", _pairs(1, override={"device": "디바이스"}))
+    glossary = write_glossary(tmp_path / "glossary.yaml", {"device": "장치"})
+    data = report(tree, "--glossary", str(glossary))
+    found = [v for v in data["violations"] if v["term"] == "device"]
+    assert found and found[0]["glossary"] == "장치"
+    assert found[0]["renderings"][0]["rendering"] == "디바이스"
+    text = terms(tree, "--glossary", str(glossary)).stdout
+    assert "glossary: device: glossary says 장치, rendered as 디바이스" in text
+
+    # An accepted variant recorded in the glossary is neither a violation nor drift.
+    (tmp_path / "glossary.yaml").write_text(
+        "terms:\n  - en: device\n    ko: 장치\n    variants: [디바이스]\n", encoding="utf-8")
+    data = report(tree, "--glossary", str(glossary))
+    assert data["violations"] == [] and drift_of(data, "device") is None
+
+
+def test_accepted_variant_is_not_drift(tmp_path):
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0))
+    write_catalog(tree / "b.po", _pairs(1, override={"checkpoint": "검사점"}))
+    glossary = tmp_path / "glossary.yaml"
+    glossary.write_text("terms:\n  - en: checkpoint\n    ko: 체크포인트\n    variants: [검사점]\n",
+                        encoding="utf-8")
+    data = report(tree, "--glossary", str(glossary))
+    assert drift_of(data, "checkpoint") is None and data["violations"] == []
+
+
+def test_suggest_writes_entries_that_glossary_validate_accepts(tmp_path, glossary):
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0))
+    write_catalog(tree / "b.po", _pairs(1))
+    proc = terms(tree, "--glossary", str(glossary), "--suggest-only")
+    assert proc.returncode == 0, proc.stderr
+    suggested = tmp_path / "suggested.yaml"
+    suggested.write_text(proc.stdout, encoding="utf-8")
+    entries = {t["en"]: t for t in yaml.safe_load(proc.stdout)["terms"]}
+    assert entries["checkpoint"]["ko"] == "체크포인트"
+    assert re.match(r"jaxko terms: 체크포인트 in 1[0-6] of 1[0-6] messages$",
+                    entries["checkpoint"]["note"])
+    assert "device" not in entries  # already in the glossary
+    valid = run_jaxko("glossary", "validate", str(suggested))
+    assert valid.returncode == 0, valid.stdout + valid.stderr
+    # Pasted after the project's entries, the glossary stays valid.
+    merged = tmp_path / "merged.yaml"
+    merged.write_text(glossary.read_text(encoding="utf-8")
+                      + proc.stdout.split("terms:\n", 1)[1], encoding="utf-8")
+    assert run_jaxko("glossary", "validate", str(merged)).returncode == 0
+    text = terms(tree, "--glossary", str(glossary), "--suggest").stdout
+    assert "  - en: \"checkpoint\"" in text
+
+
+def test_code_literals_and_urls_never_count(tmp_path, glossary):
+    tree = tmp_path / "LC_MESSAGES"
+    pairs = _pairs(0)
+    # The same English word as code and as a link target, the Korean keeping the code.
+    for en, ko in (("tracer", "트레이서"), ("buffer", "버퍼"), ("kernel", "커널")):
+        pairs += [(f"Call `checkpoint` on the {en}.", f"{ko}에서 `checkpoint`를 호출합니다."),
+                  (f"See [the {en}](https://example.org/checkpoint).",
+                   f"[{ko}](https://example.org/checkpoint)를 보세요."),
+                  (f"Use {{func}}`checkpoint` with the {en}.",
+                   f"{ko}와 함께 {{func}}`checkpoint`를 씁니다.")]
+    write_catalog(tree / "a.po", pairs)
+    write_catalog(tree / "b.po", _pairs(1))
+    data = report(tree, "--glossary", str(glossary))
+    assert data["drift"] == [], data["drift"]
+
+
+@pytest.mark.parametrize("syntax, text, words", [
+    ("myst", "Call `checkpoint` on [the tracer](https://example.org/kernel_docs).",
+     ["call", "on", "the", "tracer"]),
+    ("myst", "Use {func}`jax.checkpoint` or {ref}`the kernel guide <kernel-guide>`.",
+     ["use", "or", "the", "kernel", "guide"]),
+    ("rst", "Set ``mode='fast'`` and see `the mesh <https://example.org/buffer>`_ at https://x.org/a.",
+     ["set", "and", "see", "the", "mesh", "at"]),
+    ("myst", "The $checkpoint_x$ math and <b>buffer</b> tags and jax.numpy.sum code.",
+     ["the", "math", "and", "buffer", "tag", "and", "code"]),
+])
+def test_only_prose_words_are_aligned(syntax, text, words):
+    """Code, literals, role and link targets, URLs, math, HTML tags and dotted names
+    are blanked before alignment; link and role texts the reader sees stay."""
+    from jaxko.workflow.terms import english_words
+
+    assert english_words(text, syntax)[0] == words
+
+
+def test_broken_catalog_is_one_line_and_exit_2(tmp_path, glossary):
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0))
+    (tree / "b.po").write_text(HEADER + 'msgid "x"\nmsgstr "y\n', encoding="utf-8")
+    proc = terms(tree, "--glossary", str(glossary))
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1 and "b.po:" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_bad_glossary_and_bad_option_are_one_line_and_exit_2(tmp_path):
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0))
+    broken = tmp_path / "glossary.yaml"
+    broken.write_text("terms:\n  - en: [unclosed\n", encoding="utf-8")
+    proc = terms(tree, "--glossary", str(broken))
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    assert "glossary.yaml:" in proc.stderr
+    proc = terms(tree, "--min-messages", "0")
+    assert proc.returncode == 2 and "--help" in proc.stderr
+    proc = run_jaxko("terms", str(tmp_path / "missing"), cwd=tmp_path)
+    assert proc.returncode == 2 and "missing" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_help():
+    proc = run_jaxko("terms", "--help")
+    assert proc.returncode == 0
+    for option in ("--format", "--suggest", "--glossary", "--min-messages"):
+        assert option in proc.stdout

@@ -1,0 +1,706 @@
+"""Terminology across the whole translation: word alignment of every translated message.
+
+``jaxko terms`` reads every translated, non-fuzzy prose message of a catalog tree and
+aligns the English of its msgid with the Korean of its msgstr word by word, with
+eflomal (a Bayesian word aligner, HMM with fertility, run in both directions and
+symmetrised with grow-diag) over:
+
+* English: words of the prose as the reader sees it (:func:`jaxko.check.inline.mask`
+  drops code, literals, URLs, math, HTML and role/link targets; link text stays),
+  lower-cased and lemmatised simply (plural and a few irregular forms); words with
+  digits, underscores or dots are code and never count;
+* Korean: Kiwi's morphemes of the same masked msgstr; the glossary's one-word
+  renderings are taught to Kiwi so 컴파일 stays one morpheme.
+
+An English *term* is a run of one to three content words (no stopword, within one
+clause). Its *rendering* in a message is the contiguous run of Korean content
+morphemes (nouns, roots, verb and adjective stems, prefixes and noun suffixes, Latin
+words) aligned to its words; particles and endings are not part of it, so 블로킹을,
+블로킹이 and 블로킹하여 are all 블로킹, and 계산합니다 is 계산. Renderings are compared
+without their spaces (the *key*); spellings of one key that differ only in spacing
+(부분 집합 / 부분집합) are *spacing* variants. A rendering that keeps the English word
+as it is (JAX for JAX) is not a rendering.
+
+The report (:class:`Report`):
+
+* **drift**: a term with two or more renderings, each on at least ``min_messages``
+  messages, where neither contains the other (미분 inside 자동 미분 is a partial
+  alignment, not a second word); renderings the glossary accepts (``ko`` and
+  ``variants``) are one rendering;
+* **spacing**: one rendering written with different spacing, each on at least
+  ``min_messages`` messages;
+* **violations**: a glossary term whose accepted renderings are all absent from the
+  msgstr, while the aligner says another word renders it;
+* **candidates**: frequent terms the glossary lacks whose dominant rendering holds at
+  least ``dominance`` of their messages: ready-to-paste ``glossary/ko.yaml`` entries.
+
+The analysis of a tree (tokens and links) is cached under ``.jaxko_cache/terms/`` by
+the SHA-256 of everything it depends on; a second run on unchanged catalogs only
+counts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+from jaxko import korean, memo
+from jaxko.catalogs import write_text_atomic
+from jaxko.check import inline, pofile
+from jaxko.check.message import TEXT, syntax_of
+from jaxko.check.sources import guess
+from jaxko.check.terms import IDIOMS
+from jaxko.errors import UserError
+from jaxko.glossary import Glossary, Term
+
+MAX_WORDS = 3
+
+STOPWORDS = frozenset("""
+a about above after again against all also although always am among an and another any
+are aren't around as at be became because been before being below between both but by
+can cannot could did do does doing done down during each either else even ever every
+few for from further get gets getting given gives go goes going got had has have having
+he her here hers him his how however i if in into is isn't it its itself just least
+less let lets like made make makes making many may me might more most much must my
+need needs neither never no nor not now of off often on once one only onto or other
+others otherwise our ours out over own per perhaps rather really same see seen several
+shall she should show shown shows since so some something such than that the their
+them then there therefore these they thing things this those though through thus to
+too under unless until up upon us use used uses using usually very via was way ways we
+well were what whatever when where whether which while who whom whose why will with
+within without would yet you your yours e g eg ie etc i.e e.g new first second also
+example examples following follow follows want wants here's there's it's let's
+we'll you'll we're you're that's don't doesn't can't won't
+""".split())
+
+_IRREGULAR = {"indices": "index", "matrices": "matrix", "vertices": "vertex",
+              "children": "child", "axes": "axis", "analyses": "analysis",
+              "hypotheses": "hypothesis", "bases": "basis", "data": "data",
+              "criteria": "criterion", "phenomena": "phenomenon", "men": "man",
+              "statuses": "status", "aliases": "alias", "biases": "bias"}
+_NOT_PLURAL = ("ss", "us", "is", "ous", "ics", "sis", "xis")
+
+_WORD = re.compile(r"[A-Za-z0-9_.'’-]*[A-Za-z0-9_]|[.,;:!?()\[\]\"“”{}—–]")
+_CLAUSE = frozenset(".,;:!?()[]\"“”{}—–")
+
+# Kiwi tags of the morphemes a rendering is made of.
+_CONTENT_TAGS = frozenset({"NNG", "NNP", "XR", "VV", "VA", "SL", "SH", "XPN", "XSN",
+                           "W_SERIAL"})
+_VERBAL_TAGS = frozenset({"VV", "VA", "XR"})  # verb and adjective stems, adjective roots
+_SKIPPED_TAGS = frozenset({"SF", "SP", "SS", "SSO", "SSC", "SE", "SO", "SW", "SB", "W_URL",
+                           "W_EMAIL", "W_HASHTAG", "W_MENTION", "W_EMOJI", "SN"})
+
+
+def lemma(word: str) -> str:
+    """A lower-cased English word with plural endings taken off (arrays -> array,
+    indices -> index, batches -> batch); other words as they are."""
+    word = word.lower().replace("’", "'")
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(_NOT_PLURAL) \
+            and word[-2] != "'":
+        return word[:-1]
+    return word
+
+
+def term_key(text: str) -> str:
+    """The key of an English term or glossary entry: its words lemmatised."""
+    return " ".join(lemma(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'-]*", text))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class Pair(NamedTuple):
+    """One translated prose message."""
+
+    catalog: str
+    line: int          # line of the msgstr
+    msgid: str
+    msgstr: str
+    syntax: str
+
+
+def catalogs_under(paths: list[Path]) -> list[Path]:
+    """The .po files of the given files and folders, sorted; a one-line error for a
+    path that is neither."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(path.rglob("*.po")))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise UserError("no such catalog or folder; give .po files or folders", path)
+    return found
+
+
+def read_pairs(catalogs: list[Path]) -> list[Pair]:
+    """Every translated, non-fuzzy prose message of the catalogs (the one .po reader,
+    :mod:`jaxko.check.pofile`: a broken catalog is its one-line error)."""
+    pairs = []
+    for path in catalogs:
+        for entry in pofile.read(path):
+            if not entry.msgid or not entry.translated or entry.plural:
+                continue
+            if guess(entry.msgid).block != TEXT:
+                continue
+            pairs.append(Pair(str(path), entry.msgstr_line, entry.msgid, entry.msgstr,
+                              syntax_of(entry.locations)))
+    return pairs
+
+
+# ------------------------------------------------------------------------ tokenising
+
+
+def english_words(text: str, syntax: str) -> tuple[list[str], list[int]]:
+    """(lemmatised words, clause number of each): the prose of a msgid. Tokens with
+    digits, underscores or inner dots are code and leave a gap (clause break)."""
+    prose = inline.mask(text, inline.parse(text, syntax), keep_titles=True, syntax=syntax)
+    words: list[str] = []
+    clauses: list[int] = []
+    clause = 0
+    for token in _WORD.findall(prose):
+        if token in _CLAUSE:
+            clause += 1
+            continue
+        token = token.strip(".'’-")
+        if not token or not token.isascii() or any(ch.isdigit() or ch in "_." for ch in token):
+            clause += 1
+            continue
+        words.append(lemma(token))
+        clauses.append(clause)
+    return words, clauses
+
+
+class Morph(NamedTuple):
+    """One Kiwi morpheme of a msgstr: what the aligner sees and what a rendering shows."""
+
+    token: str      # the aligner's token
+    form: str       # the morpheme (a verb's stem for a verb)
+    content: bool   # part of a rendering
+    start: int
+    end: int
+    verbal: bool = False  # a verb or adjective stem (만들, 쓰): not a term's rendering
+
+
+def korean_morphs(tokens, text: str) -> list[Morph]:
+    """The morphemes of one analysed msgstr, punctuation and numbers left out."""
+    out = []
+    for token in tokens:
+        tag = str(token.tag)
+        tag = tag.split("-")[0]  # VV-R / VV-I: regular and irregular verbs
+        if tag in _SKIPPED_TAGS:
+            continue
+        form = token.form
+        content = tag in _CONTENT_TAGS
+        out.append(Morph(form.lower() if content else f"{form}/{tag[:2]}", form, content,
+                         token.start, token.start + token.len, tag in _VERBAL_TAGS))
+    return out
+
+
+# ------------------------------------------------------------------------- aligning
+
+
+def _grow_diag(forward: set, backward: set) -> set:
+    """The grow-diag symmetrisation of two directional alignments (Koehn et al.):
+    the intersection, grown by union links next to an aligned point whose source or
+    target word is still unaligned."""
+    links = forward & backward
+    union = forward | backward
+    neighbours = ((-1, 0), (0, -1), (1, 0), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+    grew = True
+    while grew:
+        grew = False
+        sources = {s for s, _ in links}
+        targets = {t for _, t in links}
+        for s, t in sorted(links):
+            for ds, dt in neighbours:
+                point = (s + ds, t + dt)
+                if point in union and point not in links and (
+                        point[0] not in sources or point[1] not in targets):
+                    links.add(point)
+                    sources.add(point[0])
+                    targets.add(point[1])
+                    grew = True
+    return links
+
+
+def _read_links(path: str) -> list[set]:
+    with open(path, encoding="utf-8") as handle:
+        return [{tuple(int(n) for n in item.split("-")) for item in line.split()}
+                for line in handle.read().split("\n")[:-1]]
+
+
+def align(source: list[list[str]], target: list[list[str]]) -> list[set]:
+    """Word links (source index, target index) of each sentence pair, by eflomal."""
+    from eflomal import Aligner  # imported here: only this command needs the aligner
+
+    with tempfile.TemporaryDirectory(prefix="jaxko-terms-") as folder:
+        forward, backward = os.path.join(folder, "fwd"), os.path.join(folder, "rev")
+        # Four samplers: on small trees two left a planted drift unaligned in 1 run of 10.
+        Aligner(n_samplers=4).align(
+            [" ".join(words) for words in source], [" ".join(words) for words in target],
+            links_filename_fwd=forward, links_filename_rev=backward, quiet=True)
+        return [_grow_diag(f, b) for f, b in zip(_read_links(forward), _read_links(backward))]
+
+
+# ------------------------------------------------------------------------- analysis
+
+
+@dataclass
+class Analysed:
+    """A pair with its English words, Korean morphemes and word links."""
+
+    pair: Pair
+    words: list[str]
+    clauses: list[int]
+    morphs: list[Morph]
+    links: set
+    text: str           # the msgstr as analysed (markup blanked out)
+
+
+def _cache_key(pairs: list[Pair], glossary_words: list[str]) -> str:
+    """SHA-256 of everything the analysis depends on: the jaxko code, the aligner's
+    version, the words taught to Kiwi and the text of every message."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256(f"terms {memo.code_digest()} eflomal {version('eflomal')}\0".encode())
+    for word in glossary_words:
+        digest.update(word.encode() + b"\0")
+    for pair in pairs:
+        digest.update("\0".join((pair.msgid, pair.msgstr, pair.syntax)).encode() + b"\1")
+    return digest.hexdigest()
+
+
+def analyse(pairs: list[Pair], glossary: Glossary | None, cache_dir: Path | None,
+            progress: Callable[[str], None]) -> list[Analysed]:
+    """Tokens and links of every pair, from the cache when the same inputs were
+    analysed before (keyed by content; the catalog paths and lines are not part of
+    it, so they are taken from ``pairs``). The cache is JSON, read with a check of its
+    shape: a damaged or foreign file is a cold start, never trusted code."""
+    words_known = sorted({r for t in (glossary.terms if glossary else ()) for r in t.renderings
+                          if " " not in r})
+    key = _cache_key(pairs, words_known)
+    cached = cache_dir / f"{key}.json" if cache_dir is not None else None
+    if cached is not None and cached.is_file():
+        try:
+            return _from_json(pairs, json.loads(cached.read_text(encoding="utf-8")))
+        except (ValueError, TypeError, KeyError, OSError):
+            pass
+    english = []
+    for pair in pairs:
+        english.append(english_words(pair.msgid, pair.syntax))
+    progress(f"analysing {len(pairs)} messages with Kiwi")
+    analyser = korean.kiwi_with_words(words_known)
+    masked = [inline.mask(p.msgstr, inline.parse(p.msgstr, p.syntax), keep_titles=True,
+                          syntax=p.syntax) for p in pairs]
+    morphs = [korean_morphs(tokens, text)
+              for tokens, text in zip(analyser.tokenize(masked), masked)]
+    usable = [i for i in range(len(pairs)) if english[i][0] and morphs[i]]
+    progress(f"aligning {len(usable)} messages with eflomal")
+    links: list[set] = [set() for _ in pairs]
+    if usable:
+        found = align([english[i][0] for i in usable], [[m.token for m in morphs[i]]
+                                                        for i in usable])
+        for i, item in zip(usable, found):
+            links[i] = item
+    result = [Analysed(pair, english[i][0], english[i][1], morphs[i], links[i], masked[i])
+              for i, pair in enumerate(pairs)]
+    if cached is not None:
+        if cache_dir.parent.is_dir():
+            memo.refuse_tracked([cache_dir])
+        try:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(cached, json.dumps(
+                [[a.words, a.clauses, [list(m) for m in a.morphs], sorted(a.links), a.text]
+                 for a in result], ensure_ascii=False))
+        except OSError:
+            pass  # a cache that cannot be written costs speed, never the report
+    return result
+
+
+def _from_json(pairs: list[Pair], stored: list) -> list[Analysed]:
+    if len(stored) != len(pairs):
+        raise ValueError("cache of another tree")
+    out = []
+    for pair, (words, clauses, morphs, links, text) in zip(pairs, stored):
+        out.append(Analysed(pair, [str(w) for w in words], [int(c) for c in clauses],
+                            [Morph(str(a), str(b), bool(c), int(d), int(e), bool(f))
+                             for a, b, c, d, e, f in morphs],
+                            {(int(s), int(t)) for s, t in links}, str(text)))
+    return out
+
+
+# ------------------------------------------------------------------------ renderings
+
+
+class Rendering(NamedTuple):
+    key: str        # without spaces: how renderings are compared
+    shown: str      # as written (spaces kept, verbs as their stem)
+
+
+def rendering_of(item: Analysed, positions: range) -> Rendering | None:
+    """The Korean rendering of the English words at ``positions``: the contiguous run
+    of content morphemes aligned to them (a gap of a particle, ending or unaligned
+    word means no rendering), or None."""
+    targets = sorted({t for s, t in item.links if s in positions and t < len(item.morphs)
+                      and item.morphs[t].content})
+    if not targets:
+        return None
+    first, last = targets[0], targets[-1]
+    if last - first + 1 != len(targets):
+        return None
+    if len(positions) > 1 and any(not any(s == p and t in targets for s, t in item.links)
+                                  for p in positions):
+        return None  # every word of a phrase has its part in the rendering
+    for s, t in item.links:
+        if t in targets and s not in positions and s < len(item.words) \
+                and item.words[s] not in STOPWORDS:
+            return None  # the same Korean word renders another English word too
+    # A noun next to the run that the aligner linked to nothing belongs to it (부분 of
+    # 부분 집합, 체크 of 체크포인트, which Kiwi reads as two nouns).
+    aligned = {t for _, t in item.links}
+    morphs = item.morphs
+    while first > 0 and _joins(morphs[first - 1], morphs[first], aligned, first - 1, item.text):
+        first -= 1
+    while last + 1 < len(morphs) and _joins(morphs[last + 1], morphs[last], aligned, last + 1,
+                                            item.text):
+        last += 1
+    morphs = item.morphs[first:last + 1]
+    if any(m.verbal for m in morphs):
+        return None  # verbs and adjectives vary with the sentence (쓰다/작성하다,
+        # 간단하다/단순하다): terms are nouns
+    text = item.text
+    shown = morphs[0].form
+    for previous, morph in zip(morphs, morphs[1:]):
+        gap = text[previous.end:morph.start]
+        if gap.strip():
+            return None  # punctuation between them: 관리자(manager) is two things
+        shown += (" " if gap else "") + morph.form
+    return Rendering(shown.replace(" ", "").lower(), shown)
+
+
+def _joins(morph: Morph, neighbour: Morph, aligned: set, index: int, text: str) -> bool:
+    """Whether an unaligned content morpheme next to a rendering is part of it."""
+    if index in aligned or not morph.content or morph.verbal:
+        return False
+    gap = text[min(morph.end, neighbour.end):max(morph.start, neighbour.start)]
+    return not gap.strip() and len(gap) <= 1
+
+
+_IDIOMS = tuple(tuple(lemma(w) for w in idiom.split()) for idiom in IDIOMS)
+_IDIOM_WORDS = frozenset(idiom[0] for idiom in _IDIOMS)
+
+
+def _idiom_positions(words: list[str]) -> set[int]:
+    """Positions of words inside an idiom the glossary rules ignore too ("key idea",
+    "for instance"): there the word is not the term."""
+    covered: set[int] = set()
+    for idiom in _IDIOMS:
+        size = len(idiom)
+        for start in range(len(words) - size + 1):
+            if tuple(words[start:start + size]) == idiom:
+                covered.update(range(start, start + size))
+    return covered
+
+
+def term_occurrences(item: Analysed):
+    """(term key, word positions) of every 1-3 content-word run of the msgid, none
+    inside an idiom."""
+    words, clauses = item.words, item.clauses
+    idioms = _idiom_positions(words) if any(w in _IDIOM_WORDS for w in words) else set()
+    for start in range(len(words)):
+        if start in idioms:
+            continue
+        for size in range(1, MAX_WORDS + 1):
+            end = start + size
+            if end > len(words) or clauses[end - 1] != clauses[start]:
+                break
+            chunk = words[start:end]
+            if end - 1 in idioms:
+                break
+            if chunk[-1] in STOPWORDS or any(w in STOPWORDS for w in chunk):
+                break
+            if any(len(w) < 2 for w in chunk) or (size == 1 and chunk[0].endswith("ly")):
+                break  # a letter; an adverb (similarly, currently) is no term
+            yield " ".join(chunk), range(start, end)
+
+
+# --------------------------------------------------------------------------- report
+
+
+@dataclass
+class Variant:
+    """One rendering of a term: its spellings (spacing variants) and where it stands."""
+
+    key: str
+    spellings: Counter = field(default_factory=Counter)
+    places: list = field(default_factory=list)     # "catalog:line", one per message
+    accepted: bool = False                          # the glossary accepts it
+    label: str | None = None                        # the name shown, when not the top spelling
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.spellings.most_common(1)[0][0]
+
+    @property
+    def count(self) -> int:
+        return len(self.places)
+
+
+@dataclass
+class TermReport:
+    term: str
+    messages: int                    # messages with an aligned rendering
+    variants: list[Variant]
+    glossary: str | None = None      # the glossary's rendering, when the term is in it
+
+    @property
+    def kind(self) -> str:
+        """glossary (a glossary term), phrase (two or three words) or word."""
+        return "glossary" if self.glossary else "phrase" if " " in self.term else "word"
+
+
+@dataclass
+class Report:
+    catalogs: int
+    messages: int
+    drift: list[TermReport]
+    spacing: list[TermReport]
+    violations: list[TermReport]
+    candidates: list[TermReport]
+
+
+def _is_copy(rendering: Rendering, term: str) -> bool:
+    """The English kept as it is (JAX for jax): not a rendering."""
+    return rendering.key.isascii() and rendering.key.lower().replace("-", "") == \
+        term.replace(" ", "").replace("-", "")
+
+
+def _glossary_index(glossary: Glossary | None) -> dict[str, Term]:
+    index: dict[str, Term] = {}
+    for term in (glossary.terms if glossary else ()):
+        for text in (term.en, *term.forms):
+            index.setdefault(term_key(text), term)
+    return index
+
+
+def _nested(a: str, b: str) -> bool:
+    return a in b or b in a
+
+
+def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalogs: int,
+                 min_messages: int = 2, min_candidate: int = 5,
+                 dominance: float = 0.8) -> Report:
+    """Drift, spacing, violations and candidates from the aligned messages."""
+    index = _glossary_index(glossary)
+    per_term: dict[str, dict[str, Variant]] = defaultdict(dict)
+    wrong: dict[str, dict[str, Variant]] = defaultdict(dict)
+    term_messages: Counter = Counter()
+    accepted_keys = {term: {r.replace(" ", "").lower() for r in term.renderings}
+                     for term in set(index.values()) if term.ko and not term.keep}
+    for item in analysed:
+        seen: set = set()
+        place = f"{_shown_path(item.pair.catalog)}:{item.pair.line}"
+        compact = None
+        msgid_words = None
+        for term, positions in term_occurrences(item):
+            entry = index.get(term)
+            if entry is not None and entry.senses:  # the glossary's sense only
+                if msgid_words is None:
+                    msgid_words = set(re.findall(r"[a-z0-9]+", item.pair.msgid.lower()))
+                if not any(cue.lower() in msgid_words for cue in entry.senses):
+                    continue
+            rendering = rendering_of(item, positions)
+            if rendering is None or _is_copy(rendering, term):
+                continue
+            accepted = accepted_keys.get(entry) if entry is not None else None
+            if len(rendering.key) < 2 and not (accepted and rendering.key in accepted):
+                continue  # one syllable (때, 수, 앞): mostly a word of the sentence around
+            if (term, rendering.key) in seen:
+                continue
+            seen.add((term, rendering.key))
+            if accepted and rendering.key not in accepted:
+                if compact is None:
+                    compact = item.pair.msgstr.replace(" ", "").lower()
+                if not any(a in compact for a in accepted):
+                    _add(wrong[term], rendering, place)
+            _add(per_term[term], rendering, place)
+        for term in {t for t, _ in seen}:
+            term_messages[term] += 1
+
+    drift, spacing, violations, candidates = [], [], [], []
+    for term, variants in per_term.items():
+        entry = index.get(term)
+        accepted = accepted_keys.get(entry, set()) if entry is not None else set()
+        ordered = sorted(variants.values(), key=lambda v: (-v.count, v.key))
+        for variant in ordered:
+            variant.accepted = variant.key in accepted
+        glossary_rendering = entry.ko if entry is not None and not entry.keep else None
+        # Spacing: one key written two ways, each on min_messages messages.
+        for variant in ordered:
+            spelled = [s for s, n in variant.spellings.items() if n >= min_messages]
+            if len(spelled) >= 2:
+                spacing.append(TermReport(term, term_messages[term], [variant],
+                                          glossary_rendering))
+        # Drift: renderings (the accepted ones as one) that do not nest in each other.
+        clusters: list[list[Variant]] = []
+        accepted_cluster: list[Variant] | None = None
+        for variant in ordered:
+            if variant.count < min_messages:
+                continue
+            if variant.accepted:
+                if accepted_cluster is None:
+                    accepted_cluster = [variant]
+                    clusters.append(accepted_cluster)
+                else:
+                    accepted_cluster.append(variant)
+                continue
+            for cluster in clusters:
+                if any(_nested(variant.key, other.key) for other in cluster):
+                    cluster.append(variant)
+                    break
+            else:
+                clusters.append([variant])
+        if len(clusters) >= 2:
+            heads = [_merge(cluster) for cluster in clusters]
+            heads.sort(key=lambda v: (-v.count, v.key))
+            drift.append(TermReport(term, term_messages[term], heads, glossary_rendering))
+        # Violations: the glossary's rendering absent, another word aligned.
+        if term in wrong:
+            others = sorted(wrong[term].values(), key=lambda v: (-v.count, v.key))
+            violations.append(TermReport(term, term_messages[term], others, glossary_rendering))
+        # Candidates: not in the glossary, frequent, one dominant rendering.
+        if entry is None and term_messages[term] >= min_candidate and ordered:
+            top = ordered[0]
+            if top.count >= dominance * term_messages[term] and \
+                    korean.term_shape_problem(top.shown) is None:
+                candidates.append(TermReport(term, term_messages[term], ordered))
+    # Phrases and glossary terms first: one word (set, work) is often two senses.
+    drift.sort(key=lambda r: (r.kind == "word", -sum(v.count for v in r.variants[1:]), r.term))
+    spacing.sort(key=lambda r: (-r.variants[0].count, r.term))
+    violations.sort(key=lambda r: (-sum(v.count for v in r.variants), r.term))
+    candidates.sort(key=lambda r: (-r.messages, r.term))
+    return Report(catalogs, len(analysed), drift, spacing, violations, candidates)
+
+
+def _add(variants: dict[str, Variant], rendering: Rendering, place: str) -> None:
+    variant = variants.get(rendering.key)
+    if variant is None:
+        variant = variants[rendering.key] = Variant(rendering.key)
+    variant.spellings[rendering.shown] += 1
+    variant.places.append(place)
+
+
+@lru_cache(maxsize=None)
+def _shown_path(path: str) -> str:
+    """A catalog's path as shown: relative to the current folder when under it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return path
+
+
+def _merge(cluster: list[Variant]) -> Variant:
+    """Nested renderings as one: the most used one's key, every spelling and place."""
+    head = Variant(cluster[0].key, accepted=cluster[0].accepted, label=cluster[0].shown)
+    places = set()
+    for variant in cluster:
+        head.spellings.update(variant.spellings)
+        places.update(variant.places)
+    head.places = sorted(places, key=_place_order)
+    return head
+
+
+def _place_order(place: str):
+    path, _, line = place.rpartition(":")
+    return path, int(line)
+
+
+def run(paths: list[Path], glossary: Glossary | None, *, cache_dir: Path | None,
+        progress: Callable[[str], None] = lambda _: None, **options) -> Report:
+    """The report over the catalogs under ``paths``."""
+    catalogs = catalogs_under(paths)
+    progress(f"reading {len(catalogs)} catalogs")
+    pairs = read_pairs(catalogs)
+    analysed = analyse(pairs, glossary, cache_dir, progress)
+    return build_report(analysed, glossary, catalogs=len(catalogs), **options)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def candidates_yaml(report: Report, limit: int | None = None) -> str:
+    """The candidates as a ``glossary/ko.yaml`` document (``terms:`` and one entry
+    each, the counts in the note), ready to paste."""
+    lines = ["# jaxko terms --suggest: frequent terms not in the glossary, each with one",
+             "# dominant rendering in the translated catalogs. Review before pasting.",
+             "terms:"]
+    for report in report.candidates[:limit]:
+        top = report.variants[0]
+        others = ", ".join(f"{v.shown} {v.count}" for v in report.variants[1:4])
+        note = f"jaxko terms: {top.shown} in {top.count} of {report.messages} messages" + (
+            f" (also {others})" if others else "")
+        lines += [f"  - en: {json.dumps(report.term, ensure_ascii=False)}",
+                  f"    ko: {json.dumps(top.shown, ensure_ascii=False)}",
+                  f"    note: {json.dumps(note, ensure_ascii=False)}", ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def as_json(report: Report, places: int | None = None) -> dict:
+    def term(r: TermReport) -> dict:
+        return {"term": r.term, "kind": r.kind, "messages": r.messages, "glossary": r.glossary,
+                "renderings": [{"rendering": v.shown, "key": v.key, "count": v.count,
+                                "spellings": dict(v.spellings.most_common()),
+                                "accepted": v.accepted,
+                                "locations": v.places[:places]} for v in r.variants]}
+    return {"catalogs": report.catalogs, "messages": report.messages,
+            "drift": [term(r) for r in report.drift],
+            "spacing": [term(r) for r in report.spacing],
+            "violations": [term(r) for r in report.violations],
+            "candidates": [term(r) for r in report.candidates]}
+
+
+def as_text(report: Report, places: int = 3, suggest: bool = False) -> str:
+    def where(variant: Variant) -> str:
+        shown = ", ".join(variant.places[:places])
+        more = len(variant.places) - places
+        return shown + (f", +{more} more" if more > 0 else "")
+
+    out = []
+    for r in report.drift:
+        mark = f" (glossary: {r.glossary})" if r.glossary else ""
+        parts = "; ".join(f"{v.shown} {v.count}×" for v in r.variants)
+        out.append(f"drift: {r.term}{mark}: {parts}")
+        for v in r.variants:
+            out.append(f"    {v.shown} ({v.count}×): {where(v)}")
+    for r in report.spacing:
+        v = r.variants[0]
+        parts = "; ".join(f"{s} {n}×" for s, n in v.spellings.most_common())
+        out.append(f"spacing: {r.term}: {parts}")
+        out.append(f"    {where(v)}")
+    for r in report.violations:
+        parts = "; ".join(f"{v.shown} {v.count}×" for v in r.variants)
+        out.append(f"glossary: {r.term}: glossary says {r.glossary}, rendered as {parts}")
+        for v in r.variants:
+            out.append(f"    {v.shown} ({v.count}×): {where(v)}")
+    if suggest:
+        out.append(candidates_yaml(report).rstrip("\n"))
+    out.append(f"{len(report.drift)} drifting terms, {len(report.spacing)} spacing variants, "
+               f"{len(report.violations)} glossary terms rendered otherwise"
+               + (f", {len(report.candidates)} candidates" if suggest else "")
+               + f" ({report.messages} messages in {report.catalogs} catalogs)")
+    return "\n".join(out) + "\n"
