@@ -440,6 +440,8 @@ def math_kept(message: Message, context: Context):
         if " ".join(message.msgid.split()) != " ".join(message.msgstr.split()):
             yield Hit("a math block must be copied unchanged", message.msgid)
         return
+    if "safety.structure" in context.rules:
+        return  # it compares inline math too, and reports a change as the one finding
     source = Counter(i.target for i in msgid_inlines(message) if i.kind == inline.MATH)
     translated = Counter(i.target for i in msgstr_inlines(message) if i.kind == inline.MATH)
     for text in _missing(source, translated):

@@ -244,14 +244,18 @@ def _read_links(path: str) -> list[set]:
                 for line in handle.read().split("\n")[:-1]]
 
 
+SMALL = 2000  # sentence pairs: below this, sampling is cheap and the sample small
+
+
 def align(source: list[list[str]], target: list[list[str]]) -> list[set]:
     """Word links (source index, target index) of each sentence pair, by eflomal."""
     from eflomal import Aligner  # imported here: only this command needs the aligner
 
     with tempfile.TemporaryDirectory(prefix="jaxko-terms-") as folder:
         forward, backward = os.path.join(folder, "fwd"), os.path.join(folder, "rev")
-        # Four samplers: on small trees two left a planted drift unaligned in 1 run of 10.
-        Aligner(n_samplers=4).align(
+        # Four samplers; a small tree (a test's, one page's) gets sixteen: on a planted tree
+        # of a few dozen messages four still left the drift unaligned in about 1 run of 12.
+        Aligner(n_samplers=16 if len(source) < SMALL else 4).align(
             [" ".join(words) for words in source], [" ".join(words) for words in target],
             links_filename_fwd=forward, links_filename_rev=backward, quiet=True)
         return [_grow_diag(f, b) for f, b in zip(_read_links(forward), _read_links(backward))]
