@@ -353,3 +353,46 @@ def test_the_audit_reads_every_page_as_it_would_tag_by_tag(real_site):
         fast, slow = read_page(text), _tag_by_tag(text)
         assert "".join(fast.chunks) == "".join(slow.chunks), path
         assert fast.prose == slow.prose, path
+
+
+# --------------------------------------------------------- links to upstream's docs
+
+# Anchors that upstream's own pages no longer have (its English site lands on the top
+# of the page for them as well); a translation cannot change a section's id.
+UPSTREAM_DEAD_ANCHORS = {
+    ("benchmarking.html", "notebooks/thinking_in_jax.html#to-jit-or-not-to-jit"),
+    ("config_options.html", "export/shape_poly.html#calling-convention-versions"),
+    ("export/export.html", "../config_options.html#jax_debug_log_modules"),
+    ("export/shape_poly.html", "../pytrees.html#applying-optional-parameters-to-pytrees"),
+    ("faq.html", "control-flow.html#Structured-control-flow-primitives"),
+    ("faq.html", "notebooks/thinking_in_jax.html#jit-mechanics-tracing-and-static-variables"),
+    ("faq.html", "external-callbacks.html#exploring-jax-experimental-io-callback"),
+    ("notebooks/layout.html", "../faq.html#controlling-data-and-computation-placement-on-devices"),
+    ("notebooks/thinking_in_jax.html", "../key-concepts.html#jax-arrays-jax-array"),
+}
+
+
+def test_no_link_to_upstreams_docs_for_a_page_built_here(real_site):
+    """Upstream's absolute URLs to its own pages (145 on 47 pages before jaxko.site.links)
+    open the Korean page; the others are marked English."""
+    from test_site_links import missing_local_anchors, upstream_links_to_built
+
+    left = upstream_links_to_built(real_site)
+    assert not left, f"{len(left)} links, e.g. {left[:5]}"
+    missing = set(missing_local_anchors(real_site))
+    assert missing <= UPSTREAM_DEAD_ANCHORS, sorted(missing - UPSTREAM_DEAD_ANCHORS)[:5]
+    english = [p for p in real_site.rglob("*.html")
+               if "jaxko-english reference external" in p.read_text(encoding="utf-8")]
+    assert len(english) > 10
+
+
+def test_a_korean_link_opens_the_korean_page(served, page):
+    page.goto(f"{served}/notebooks/thinking_in_jax.html")
+    api = page.locator("article a.jaxko-english").first  # the API reference: upstream's
+    assert api.get_attribute("href").startswith("https://docs.jax.dev/en/latest/")
+    assert "영문" in api.evaluate("a => getComputedStyle(a, '::after').content")
+    link = page.locator("article p a", has_text="🔪 JAX - 주의할 점 🔪").first
+    with page.expect_navigation():
+        link.click()
+    assert page.url.startswith(served) and "Common_Gotchas_in_JAX.html" in page.url
+    assert page.locator("html").get_attribute("lang") == "ko"

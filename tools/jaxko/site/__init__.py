@@ -14,7 +14,9 @@ One extension per concern, each a module with its own ``setup``:
 * :mod:`.theme`: the theme's Korean strings where its own catalog reads badly;
 * :mod:`.navigation`: each page's sidebar navigation kept between builds while the
   site's titles and toctrees are unchanged;
-* :mod:`.offsite`: remote images and embeds become links (no request to another host).
+* :mod:`.offsite`: remote images and embeds become links (no request to another host);
+* :mod:`.links`: absolute links to upstream's docs for a page built here become links to
+  the Korean page; the others are marked as English.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ MODULES = (
     "jaxko.site.theme",
     "jaxko.site.navigation",
     "jaxko.site.offsite",
+    "jaxko.site.links",
 )
 
 

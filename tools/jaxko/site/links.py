@@ -1,0 +1,128 @@
+"""Links to upstream's docs stay on the Korean site when the page is built here.
+
+Upstream writes many cross-page links as absolute URLs
+(``https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions``),
+and the style guide tells translators to keep URLs as they are. When each page is
+written (``doctree-resolved``, every HTML build), a reference whose URL is a page of
+upstream's docs (:data:`UPSTREAM`: ``docs.jax.dev`` and the older
+``jax.readthedocs.io``, with or without ``/en/latest``, ``page.html``, ``page/``,
+``page`` or the bare host for the index, with an optional ``#anchor``):
+
+* to a document this site builds (or one ``rediraffe_redirects`` moved to such a
+  document) becomes a relative link to the Korean page, anchor kept (a translated
+  section keeps the ids of its English title, so upstream's anchors exist here);
+* to anything else (the API reference, which the narrative scope does not build; a
+  file of upstream's tree) stays on upstream's site, marked as English: class
+  ``jaxko-english`` (the stylesheet adds "영문" after it) and a title saying the page
+  is upstream's English one. References that ``jaxko.sphinxext.api_links`` pointed to
+  upstream get the same mark.
+
+Only the reference's URL is looked at (its structure, not its text); its text, whatever
+the translator wrote, is left as it is.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from urllib.parse import urlsplit
+
+from docutils import nodes
+
+# Hosts of upstream's docs and the path prefix of the version they serve.
+UPSTREAM_HOSTS = ("docs.jax.dev", "jax.readthedocs.io")
+_VERSION = re.compile(r"^/(?:en/latest)(?=/|$)")
+ENGLISH_CLASS = "jaxko-english"
+ENGLISH_TITLE = "영어 원문 (docs.jax.dev): 이 사이트에 한국어 번역이 없는 문서입니다"
+
+
+def is_upstream(url: str) -> bool:
+    """Whether ``url`` is on one of upstream's docs hosts."""
+    try:
+        parts = urlsplit((url or "").strip())
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and (parts.hostname or "") in UPSTREAM_HOSTS
+
+
+def upstream_page(url: str) -> tuple[str, str] | None:
+    """``(docname, anchor)`` of an upstream docs URL of the latest version, or None
+    (another host, another version, a query)."""
+    if not is_upstream(url):
+        return None
+    parts = urlsplit(url.strip())
+    path = parts.path
+    if path in ("", "/"):
+        return "index", parts.fragment
+    version = _VERSION.match(path)
+    if not version:
+        return None  # /en/v0.4.30/…: a pinned older version stays as written
+    path = path[version.end():].lstrip("/")
+    if parts.query:
+        return None
+    if path == "" or path.endswith("/"):
+        path += "index"
+    elif path.endswith(".html"):
+        path = path[: -len(".html")]
+    path = posixpath.normpath(path)
+    if path.startswith("..") or path == ".":
+        return None
+    return path, parts.fragment
+
+
+def redirects(config_redirects: dict) -> dict[str, str]:
+    """rediraffe's ``old.md -> new.md`` as docnames."""
+    def docname(name: str) -> str:
+        return posixpath.splitext(str(name))[0]
+
+    return {docname(old): docname(new) for old, new in (config_redirects or {}).items()}
+
+
+def local_target(url: str, docnames, moved: dict[str, str]) -> tuple[str, str] | None:
+    """The built document (and anchor) an upstream URL names, or None."""
+    found = upstream_page(url)
+    if found is None:
+        return None
+    docname, anchor = found
+    docname = moved.get(docname, docname)
+    if docname not in docnames:
+        return None
+    return docname, anchor
+
+
+def localize_links(doctree: nodes.document, docname: str, docnames, moved: dict[str, str],
+                   relative_uri) -> tuple[int, int]:
+    """Rewrite the upstream links of one page; returns (made local, marked English).
+    ``relative_uri(from_doc, to_doc)`` is the builder's ``get_relative_uri``."""
+    local = english = 0
+    for ref in doctree.findall(nodes.reference):
+        url = ref.get("refuri")
+        if not url or not is_upstream(url):
+            continue
+        target = local_target(url, docnames, moved)
+        if target is None:
+            if ENGLISH_CLASS not in ref["classes"]:
+                ref["classes"].append(ENGLISH_CLASS)
+            ref.setdefault("reftitle", ENGLISH_TITLE)
+            english += 1
+            continue
+        to_doc, anchor = target
+        uri = relative_uri(docname, to_doc) if to_doc != docname else ""
+        ref["refuri"] = (uri + ("#" + anchor if anchor else "")) or "#"
+        ref["internal"] = True
+        local += 1
+    return local, english
+
+
+def _doctree_resolved(app, doctree, docname) -> None:
+    if app.builder.format != "html" or not app.config.jaxko_local_links:
+        return
+    moved = redirects(getattr(app.config, "rediraffe_redirects", None) or {})
+    localize_links(doctree, docname, app.env.all_docs, moved, app.builder.get_relative_uri)
+
+
+def setup(app):
+    # "0" (or False) leaves upstream's absolute links as upstream wrote them.
+    app.add_config_value("jaxko_local_links", True, "html", types=[bool])
+    app.connect("doctree-resolved", _doctree_resolved)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
