@@ -58,6 +58,13 @@ class SiteResult:
     blocked: list = field(default_factory=list)  # site_gate.Blocked: kept off the site
     stopped: bool = False         # strict: the gate refused a translation; nothing was built
     verify: object = None         # the VerifyReport whose executions the pages show
+    # `jaxko check` over the catalogs the build read: its errors (check Findings) and
+    # how many warnings it had (Korean builds only).
+    check_errors: list = field(default_factory=list)
+    check_warnings: int = 0
+    # warning line -> the catalog entries ("file.po:line") of the translated message
+    # it is about, where its location names one (:func:`catalog_locations`).
+    translated_at: dict = field(default_factory=dict)
 
     @property
     def i18n_warnings(self) -> list[str]:
@@ -66,6 +73,69 @@ class SiteResult:
     @property
     def unexpected(self) -> list[str]:
         return [w for w in self.warnings if accepted_reason(w) is None]
+
+
+def check_catalogs(locale_dir: Path, language: str, glossary: Path | None, srcdir: Path,
+                   cache_dir: Path | None):
+    """``jaxko check`` over the build's catalogs (the same rules, glossary and source
+    tree): its result, whose errors the build summary lists and ``--strict`` fails on."""
+    from jaxko.check import runner
+
+    options = runner.Options(paths=[locale_dir / language / "LC_MESSAGES"],
+                             glossary=glossary, source_dir=srcdir, cache_dir=cache_dir)
+    return runner.run(options)
+
+
+# `path:line: WARNING`, `path:line:<translated>:n: WARNING` (Sphinx's location forms).
+_WARNING_AT = re.compile(r"^(?P<path>[^\n]+?):(?P<line>\d+):(?:<translated>:\d+:)?\s*"
+                         r"(?:WARNING|ERROR|CRITICAL|SEVERE)\b")
+
+
+def catalog_locations(warnings: list[str], srcdir: Path, locale_dir: Path,
+                      language: str) -> dict[str, list[str]]:
+    """warning -> ``catalog.po:line`` of each translated entry extracted from the
+    warning's source location (``#: doc.md:37``), for warnings about the pages' text.
+    Warnings without a location in the docs tree, or whose location no translated
+    message comes from, are left out."""
+    from jaxko.check import pofile
+
+    catalogs = locale_dir / language / "LC_MESSAGES"
+    read: dict[Path, dict[str, list[int]]] = {}
+    found: dict[str, list[str]] = {}
+    for warning in warnings:
+        match = _WARNING_AT.match(warning)
+        if not match:
+            continue
+        try:
+            rel = Path(match.group("path")).resolve().relative_to(srcdir.resolve())
+        except ValueError:
+            continue
+        catalog = catalogs / rel.with_suffix(".po")
+        if catalog not in read:
+            read[catalog] = {}
+            if catalog.is_file():
+                try:
+                    entries = pofile.read(catalog)
+                except UserError:
+                    entries = []  # check_inputs reported it already
+                for entry in entries:
+                    if entry.translated:
+                        for line in entry.locations:
+                            for location in line.split():
+                                read[catalog].setdefault(location, []).append(entry.msgstr_line)
+        lines = read[catalog].get(f"{rel.as_posix()}:{match.group('line')}")
+        if lines:
+            shown = shown_path(catalog)
+            found[warning] = [f"{shown}:{line}" for line in sorted(set(lines))]
+    return found
+
+
+def shown_path(path: Path) -> str:
+    """``path`` relative to the working directory when it is under it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def check_inputs(locale_dir: Path, language: str, assignments: Path | None,
@@ -333,6 +403,12 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
                    "jaxko_nav_cache": str(state.folder / "nav")}
         if assignments is not None:
             defines["jaxko_assignments_path"] = str(assignments.resolve())
+        checked = None
+        original_locale = locale_dir
+        if language != "en":
+            # What `jaxko check` says of the same catalogs goes into the summary.
+            checked = check_catalogs(locale_dir, language, glossary, srcdir,
+                                     state.folder / "check")
         if language != "en":
             # The security gate: Sphinx reads a copy of the catalogs without the messages
             # the safety rules refuse (jaxko.site.gate); the build reports each one.
@@ -386,6 +462,12 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         pages = sum(1 for _ in outdir.rglob("*.html"))
         result = SiteResult(outdir, language, seconds, pages, warnings, blocked=gate_blocked)
         result.verify = report
+        if checked is not None:
+            result.check_errors = [f for f in checked.findings if f.severity == "error"]
+            result.check_warnings = sum(1 for f in checked.findings if f.severity != "error")
+            result.translated_at = catalog_locations(
+                [w for w in warnings if accepted_reason(w) is None], srcdir, original_locale,
+                language)
         if notebook_summary is not None:
             result.notebooks = sum(1 for _ in notebook_summary.out_dir.rglob("*.ipynb"))
             result.notebook_errors = [e.format() for e in notebook_summary.errors]
