@@ -396,3 +396,31 @@ def test_a_korean_link_opens_the_korean_page(served, page):
         link.click()
     assert page.url.startswith(served) and "Common_Gotchas_in_JAX.html" in page.url
     assert page.locator("html").get_attribute("lang") == "ko"
+
+
+# ------------------------------------------------------- search: the page named first
+
+
+@pytest.mark.parametrize("query, first", [
+    ("vmap", "automatic-vectorization.html"),  # through the glossary: 자동 벡터화
+    ("jit", "jit-compilation.html"),
+    ("grad", "automatic-differentiation.html"),
+    ("pallas", "pallas/index.html"),
+    ("shard_map", "notebooks/shard_map.html"),
+    ("자동 미분", "automatic-differentiation.html"),
+])
+def test_search_lists_the_page_titled_by_the_query_first(served, page, query, first):
+    results = search(page, served, query)
+    assert results[0]["href"].split("#")[0].endswith(first), [r["href"] for r in results[:5]]
+
+
+def test_search_ranking_benchmark_has_the_expected_page_first(real_site):
+    """benchmarks/search_ranking.py's 20 queries, run by the site's own search code."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from search_ranking import QUERIES, rank, rankings
+
+    found = rankings(real_site, list(QUERIES))
+    firsts = [q for q, expected in QUERIES.items() if rank(found[q], expected) == 1]
+    assert len(firsts) >= 18, sorted(set(QUERIES) - set(firsts))
