@@ -424,3 +424,58 @@ def test_search_ranking_benchmark_has_the_expected_page_first(real_site):
     found = rankings(real_site, list(QUERIES))
     firsts = [q for q, expected in QUERIES.items() if rank(found[q], expected) == 1]
     assert len(firsts) >= 18, sorted(set(QUERIES) - set(firsts))
+
+
+# ------------------------------------------------------------- progress page on phones
+
+# Table cells whose text stands one character per line (a column squeezed to a letter).
+ONE_CHARACTER_CELLS = """() => {
+  const lines = (e) => {
+    const tops = new Set();
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.nodeValue.trim() || !n.parentElement.offsetParent) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const rect of range.getClientRects()) if (rect.width) tops.add(Math.round(rect.top));
+    }
+    return tops.size;
+  };
+  return [...document.querySelectorAll('article th, article td')].filter(c => c.offsetParent)
+    .filter(c => { const t = c.innerText.replace(/\\s+/g, ''); return t.length > 1 && lines(c) >= t.length; })
+    .map(c => c.innerText.trim());
+}"""
+
+CHART_TEXT_HEIGHTS = """() => [...document.querySelectorAll('.jaxko-chart svg text')]
+  .map(t => t.getBoundingClientRect().height).filter(h => h > 0)"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_progress_page_reads_on_a_phone(served, browser, width):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="ko-KR")
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/translation/progress.html")
+        page.wait_for_load_state("load")
+        # the sections' pages are folded: the page is a few screens, not 57,000 px
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height < 6000, height
+        heights = page.evaluate(CHART_TEXT_HEIGHTS)
+        assert len(heights) > 10 and min(heights) >= 14, heights  # 13 px letters, not 6
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"real-site-progress-{width}.png"))
+        sections = page.locator("details.jaxko-progress-section")
+        assert sections.count() > 5
+        sections.first.locator("summary").click()
+        assert sections.first.evaluate("d => d.open")
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        rows = page.locator("table.jaxko-progress tbody tr")
+        assert rows.count() > 140
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        squeezed = page.evaluate(ONE_CHARACTER_CELLS)
+        assert not squeezed, f"{len(squeezed)} cells one character per line: {squeezed[:5]}"
+        if width < 768:  # each page's figures are labelled on its card
+            label = page.locator("table.jaxko-progress td .jaxko-label").first
+            assert label.is_visible() and label.inner_text() == "번역됨"
+    finally:
+        context.close()

@@ -102,7 +102,10 @@ def _para(*children) -> nodes.paragraph:
 
 
 def _table(headers: list[str], rows: list[list], classes: list[str],
-           numeric: set[int] = frozenset(), widths: list[int] | None = None) -> nodes.table:
+           numeric: set[int] = frozenset(), widths: list[int] | None = None,
+           labels: bool = False) -> nodes.table:
+    """A table; with ``labels`` each cell after the first starts with its column's header
+    (class ``jaxko-label``), shown only where a row reads as a card (a phone)."""
     table = nodes.table(classes=classes)
     group = nodes.tgroup(cols=len(headers))
     table += group
@@ -120,7 +123,10 @@ def _table(headers: list[str], rows: list[list], classes: list[str],
         row = nodes.row()
         for index, cell in enumerate(cells):
             content = cell if isinstance(cell, nodes.Node) else _para(str(cell))
-            row += nodes.entry("", content, classes=["jaxko-num"] if index in numeric else [])
+            if labels and index and isinstance(content, nodes.paragraph):
+                content.insert(0, nodes.inline("", headers[index], classes=["jaxko-label"]))
+            classes = (["jaxko-num"] if index in numeric else []) + [f"jaxko-col-{index}"]
+            row += nodes.entry("", content, classes=classes)
         body += row
     return table
 
@@ -209,14 +215,20 @@ class GlossaryDirective(Directive):
 # ---------------------------------------------------------------------------- progress
 
 
-def _bar_svg(rows: list[tuple[str, object]]) -> str:
-    """Stacked horizontal bars: one row per (label, Counts)."""
-    label_w, bar_w, pct_w, row_h, top = 210, 440, 70, 30, 34
+def _bar_svg(rows: list[tuple[str, object]], narrow: bool = False) -> str:
+    """Stacked horizontal bars: one row per (label, Counts). ``narrow``: a phone's
+    chart, each label on its own line above its bar, drawn about at its own size in a
+    375 px screen (the wide one, scaled down to fit, has 6 px letters there)."""
+    if narrow:
+        label_w, bar_w, pct_w, row_h, top, bar_y = 0, 290, 60, 44, 30, 20
+    else:
+        label_w, bar_w, pct_w, row_h, top, bar_y = 210, 440, 70, 30, 34, 0
     width = label_w + bar_w + pct_w
     height = top + row_h * len(rows) + 10
+    title_id = "jaxko-chart-title" + ("-narrow" if narrow else "")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="{width}" height="{height}" role="img" aria-labelledby="jaxko-chart-title">',
-           '<title id="jaxko-chart-title">부문별 번역 진행률(메시지 기준)</title>']
+           f'width="{width}" height="{height}" role="img" aria-labelledby="{title_id}">',
+           f'<title id="{title_id}">부문별 번역 진행률(메시지 기준)</title>']
     x = label_w
     for key in ("translated", "fuzzy", "untranslated"):  # legend
         out.append(f'<rect x="{x}" y="6" width="12" height="12" fill="{COLORS[key]}"/>'
@@ -225,8 +237,12 @@ def _bar_svg(rows: list[tuple[str, object]]) -> str:
     for index, (label, counts) in enumerate(rows):
         y = top + index * row_h
         total = counts.messages or 1
-        out.append(f'<text x="{label_w - 8}" y="{y + 15}" font-size="13" text-anchor="end">'
-                   f'{escape(label)}</text>')
+        if narrow:
+            out.append(f'<text x="0" y="{y + 14}" font-size="13">{escape(label)}</text>')
+        else:
+            out.append(f'<text x="{label_w - 8}" y="{y + 15}" font-size="13" '
+                       f'text-anchor="end">{escape(label)}</text>')
+        y += bar_y
         x = float(label_w)
         for key, value in (("translated", counts.translated), ("fuzzy", counts.fuzzy),
                            ("untranslated", counts.untranslated)):
@@ -290,10 +306,12 @@ class ProgressDirective(Directive):
             f"{level.label} {review.count(level)}개({review.percent(level):.1f}%)"
             for level in LEVELS) + ". 검수는 사람의 검수를 말하며, AI 검토는 따로 셉니다.")
         out.append(levels)
-        chart = nodes.container(classes=["jaxko-chart"])
-        chart += nodes.raw("", _bar_svg([(s.title_ko, c) for s, _items, c in section_rows]),
-                           format="html")
-        out.append(chart)
+        bars = [(s.title_ko, c) for s, _items, c in section_rows]
+        for narrow in (False, True):  # the stylesheet shows one of them
+            chart = nodes.container(classes=["jaxko-chart",
+                                             "jaxko-chart-narrow" if narrow else "jaxko-chart-wide"])
+            chart += nodes.raw("", _bar_svg(bars, narrow=narrow), format="html")
+            out.append(chart)
         numeric = {1, 2, 3, 4}
         person, ai_only = LEVELS[0], LEVELS[1]
         out.append(nodes.rubric(text="부문별 현황"))
@@ -309,9 +327,16 @@ class ProgressDirective(Directive):
               f"{section_review[s.key].percent(person):.1f}%",
               f"{section_review[s.key].percent(ai_only):.1f}%"]
              for s, _items, c in section_rows],
-            ["jaxko-progress"], numeric=numeric | {5, 6}, widths=[5, 2, 2, 2, 2, 2, 2]))
+            ["jaxko-progress"], numeric=numeric | {5, 6}, widths=[5, 2, 2, 2, 2, 2, 2],
+            labels=True))
+        out.append(nodes.rubric(text="문서별 현황"))
+        out.append(_para("부문 이름을 누르면 그 부문의 문서가 펼쳐집니다."))
         for section, items, counts in section_rows:
-            out.append(nodes.rubric(text=f"{section.title_ko} ({counts.percent:.1f}%)"))
+            # Each section's pages fold under its name (<details>): the page stays short.
+            out.append(nodes.raw(
+                "", '<details class="jaxko-progress-section"><summary>'
+                f"{escape(section.title_ko)} ({counts.percent:.1f}%, 문서 {len(items)}개)"
+                "</summary>", format="html"))
             rows = []
             for item in sorted(items, key=lambda i: i.docname):
                 link = self._link(env, item.docname)
@@ -324,7 +349,8 @@ class ProgressDirective(Directive):
             out.append(_table(["문서", "번역됨", "검토 필요", "미번역", "진행률", person.label,
                                ai_only.label, "역자", "검수 기록"], rows,
                               ["jaxko-progress"], numeric=numeric | {5, 6},
-                              widths=[6, 2, 2, 2, 2, 2, 2, 3, 4]))
+                              widths=[6, 2, 2, 2, 2, 2, 2, 3, 4], labels=True))
+            out.append(nodes.raw("", "</details>", format="html"))
         return out
 
     @staticmethod
