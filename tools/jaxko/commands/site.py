@@ -115,6 +115,11 @@ def run_build(args, sphinx=None) -> int:
         print(f"  {line}")
         for location in result.translated_at.get(line, []):
             print(f"    from the translated message at {location}")
+    if result.missing:
+        print(f"{len(result.missing)} pages lack files the staged upstream does not have "
+              "(each shows a placeholder linking to upstream's page):")
+        for page, files in result.missing.items():
+            print(f"  {page}: " + ", ".join(files))
     if result.check_errors or result.check_warnings:
         print(f"jaxko check: {len(result.check_errors)} errors, {result.check_warnings} "
               "warnings in the catalogs" + (" (see `jaxko check`)" if result.check_warnings else ""))

@@ -16,7 +16,9 @@ One extension per concern, each a module with its own ``setup``:
   site's titles and toctrees are unchanged;
 * :mod:`.offsite`: remote images and embeds become links (no request to another host);
 * :mod:`.links`: absolute links to upstream's docs for a page built here become links to
-  the Korean page; the others are marked as English.
+  the Korean page; the others are marked as English;
+* :mod:`.holes`: where the staged upstream lacks a file a page includes or loads, a
+  Korean placeholder, a line in the banner and the build's summary.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ MODULES = (
     "jaxko.site.navigation",
     "jaxko.site.offsite",
     "jaxko.site.links",
+    "jaxko.site.holes",
 )
 
 

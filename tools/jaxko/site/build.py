@@ -65,6 +65,8 @@ class SiteResult:
     # warning line -> the catalog entries ("file.po:line") of the translated message
     # it is about, where its location names one (:func:`catalog_locations`).
     translated_at: dict = field(default_factory=dict)
+    # page -> files of the staged upstream it includes or loads but lacks (jaxko.site.holes)
+    missing: dict = field(default_factory=dict)
 
     @property
     def i18n_warnings(self) -> list[str]:
@@ -462,6 +464,10 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         pages = sum(1 for _ in outdir.rglob("*.html"))
         result = SiteResult(outdir, language, seconds, pages, warnings, blocked=gate_blocked)
         result.verify = report
+        if language != "en":
+            from jaxko.site.holes import read_report
+
+            result.missing = read_report(state.doctrees)
         if checked is not None:
             result.check_errors = [f for f in checked.findings if f.severity == "error"]
             result.check_warnings = sum(1 for f in checked.findings if f.severity != "error")

@@ -33,6 +33,8 @@ from docutils import nodes
 UPSTREAM_HOSTS = ("docs.jax.dev", "jax.readthedocs.io")
 _VERSION = re.compile(r"^/(?:en/latest)(?=/|$)")
 ENGLISH_CLASS = "jaxko-english"
+# A link meant for upstream's page (a placeholder's "see the original"): left as it is.
+KEEP_CLASS = "jaxko-upstream-original"
 ENGLISH_TITLE = "영어 원문 (docs.jax.dev): 이 사이트에 한국어 번역이 없는 문서입니다"
 
 
@@ -97,7 +99,7 @@ def localize_links(doctree: nodes.document, docname: str, docnames, moved: dict[
     local = english = 0
     for ref in doctree.findall(nodes.reference):
         url = ref.get("refuri")
-        if not url or not is_upstream(url):
+        if not url or not is_upstream(url) or KEEP_CLASS in ref["classes"]:
             continue
         target = local_target(url, docnames, moved)
         if target is None:
