@@ -90,13 +90,16 @@ def built_docnames(site: Path) -> set[str]:
 
 def upstream_links_to_built(site: Path) -> list[tuple[str, str]]:
     """(page, href) of every link in the site's HTML to upstream's docs for a page
-    this site builds; the banner's link to the page's English original is meant."""
+    this site builds; the banner's link to the page's English original and a
+    placeholder's link to the original of a part the page lacks are meant."""
     built = built_docnames(site)
     found = []
     for path in sorted(site.rglob("*.html")):
         for link in read_page(path).links:
             target = upstream_page(link["href"])
-            if target and target[0] in built and "jaxko-upstream-link" not in link.get("class", ""):
+            classes = link.get("class", "").split()
+            if target and target[0] in built and not {"jaxko-upstream-link",
+                                                      "jaxko-upstream-original"} & set(classes):
                 found.append((path.relative_to(site).as_posix(), link["href"]))
     return found
 

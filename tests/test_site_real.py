@@ -479,3 +479,25 @@ def test_progress_page_reads_on_a_phone(served, browser, width):  # noqa: F811
             assert label.is_visible() and label.inner_text() == "번역됨"
     finally:
         context.close()
+
+
+# ------------------------------------------------------------------- no silent holes
+
+
+def test_pages_missing_upstream_files_say_so(served, page):
+    """fault_tolerance lacks its 16 listings and its visualization's CSS and JS in the
+    offline copy, the-training-cookbook its .py companion: each part shows the Korean
+    placeholder, the banner says so, and the page requests nothing that is not there."""
+    failed, errors = [], []
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for name, least in (("fault_tolerance", 16 + 5), ("the-training-cookbook", 10)):
+        page.goto(f"{served}/{name}.html")
+        page.wait_for_load_state("networkidle")
+        notes = page.locator("article .jaxko-missing")
+        assert notes.count() >= least, (name, notes.count())
+        link = notes.first.locator("a.jaxko-upstream-original")
+        assert link.get_attribute("href") == f"https://docs.jax.dev/en/latest/{name}.html"
+        assert "빠져 있습니다" in page.locator(".jaxko-status .jaxko-missing-note").inner_text()
+    assert not [u for u in failed if not u.endswith("/favicon.ico")], failed
+    assert not errors, errors
