@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, run_jaxko
+from conftest import FIXTURES, run_jaxko, write_newer
 from jaxko.site.build import catalog_locations
 
 SITE = FIXTURES / "site"
@@ -122,3 +122,28 @@ def test_a_check_error_alone_fails_strict(tmp_path):
     assert ": 0 warnings, 0 from translations, 0 not on the accepted list" in proc.stdout
     assert "jaxko check: 1 errors" in proc.stdout
     assert "<p>배열은 `바꿀 수 없습니다." in (tmp / "html" / "guide.html").read_text(encoding="utf-8")
+
+
+def test_a_rebuild_keeps_the_warnings_of_pages_it_did_not_read(tmp_path):
+    """Sphinx warns about a page's translation only when it reads the page: a rebuild
+    that reads nothing used to say "0 warnings" and pass --strict. The warnings of the
+    pages not read again are kept; reading a page again (its catalog fixed) drops them."""
+    tmp = _tree(tmp_path)
+    plain = tmp / "locale" / "ko" / "LC_MESSAGES" / "plain.po"
+    clean = plain.read_text(encoding="utf-8")
+    plain.write_text(clean.replace('"비교용 reStructuredText', '"비교용 ``reStructuredText'),
+                     encoding="utf-8")
+    first = _build(tmp)
+    assert ": 1 warnings, 1 from translations" in first.stdout, first.stdout
+    again = _build(tmp, "--strict")
+    assert again.returncode == 1, again.stdout
+    assert "1 warnings (1 kept from pages this build did not read again), 1 from translations" \
+        in again.stdout, again.stdout
+    assert "docs/plain.rst:4:<translated>:1: WARNING: Inline literal" in again.stdout
+    listed = (tmp / ".jaxko-state" / "html" / "warnings.txt").read_text(encoding="utf-8")
+    assert "plain.rst:4:<translated>:1: WARNING: Inline literal" in listed
+    assert "all warnings: .jaxko-state/html/warnings.txt" in again.stdout
+    write_newer(plain, clean)
+    fixed = _build(tmp, "--strict")
+    assert fixed.returncode == 0, fixed.stdout
+    assert ": 0 warnings, 0 from translations" in fixed.stdout

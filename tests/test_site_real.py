@@ -501,3 +501,39 @@ def test_pages_missing_upstream_files_say_so(served, page):
         assert "빠져 있습니다" in page.locator(".jaxko-status .jaxko-missing-note").inner_text()
     assert not [u for u in failed if not u.endswith("/favicon.ico")], failed
     assert not errors, errors
+
+
+# ------------------------------------------------------------ the banner on a phone
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_banner_folds_its_details_on_a_phone(served, browser, width):  # noqa: F811
+    """A Pallas page's banner (progress, review, credits, download, how its notebook
+    ran) used to fill a phone's first screen; there the details fold behind a toggle."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="ko-KR")
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/pallas/quickstart.html")
+        banner = page.locator(".jaxko-status")
+        more = banner.locator(".jaxko-status-more")
+        toggle = banner.locator("label.jaxko-status-toggle-label")
+        assert "번역" in banner.locator(".jaxko-status-line").inner_text()
+        if width < 768:
+            assert toggle.is_visible() and not more.is_visible()
+            folded = banner.bounding_box()["height"]
+            assert folded < 200, folded
+            toggle.click()
+            assert more.is_visible() and "실행 확인" in more.inner_text()
+        else:
+            assert not toggle.is_visible() and more.is_visible()
+    finally:
+        context.close()
+
+
+def test_glossary_page_explains_the_source_abbreviations(served, page):
+    page.goto(f"{served}/translation/glossary.html")
+    legend = page.locator("details.jaxko-glossary-legend")
+    assert "자료 약어" in legend.locator("summary").inner_text()
+    legend.locator("summary").click()
+    text = legend.inner_text()
+    assert "TFK: TensorFlow 한국어 문서" in text and "JKR1" in text

@@ -108,9 +108,15 @@ def run_build(args, sphinx=None) -> int:
         return 1
     unexpected = result.unexpected
     i18n = result.i18n_warnings
+    kept = (f" ({result.kept_warnings} kept from pages this build did not read again)"
+            if result.kept_warnings else "")
     print(f"built {result.pages} pages ({result.language}) into {result.outdir} in "
-          f"{result.seconds:.1f} s: {len(result.warnings)} warnings, {len(i18n)} from "
+          f"{result.seconds:.1f} s: {len(result.warnings)} warnings{kept}, {len(i18n)} from "
           f"translations, {len(unexpected)} not on the accepted list")
+    if result.warnings:
+        listed = BuildState(result.outdir).folder / "warnings.txt"
+        print(f"  all warnings: {site_build.shown_path(listed)}; the accepted ones and why: "
+              "docs/build-warnings.md")
     for line in unexpected:
         print(f"  {line}")
         for location in result.translated_at.get(line, []):

@@ -65,6 +65,8 @@ class SiteResult:
     # warning line -> the catalog entries ("file.po:line") of the translated message
     # it is about, where its location names one (:func:`catalog_locations`).
     translated_at: dict = field(default_factory=dict)
+    # of ``warnings``: kept from an earlier build, for pages this build did not read again
+    kept_warnings: int = 0
     # page -> files of the staged upstream it includes or loads but lacks (jaxko.site.holes)
     missing: dict = field(default_factory=dict)
 
@@ -138,6 +140,54 @@ def shown_path(path: Path) -> str:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return str(path)
+
+
+def warning_docname(warning: str, srcdir: Path) -> str | None:
+    """The document a warning is located in (its path under ``srcdir``), or None."""
+    match = _WARNING_AT.match(warning) or re.match(r"^(?P<path>[^\n]+?):\s*(?:WARNING|ERROR)", warning)
+    if not match:
+        return None
+    try:
+        rel = Path(match.group("path")).resolve().relative_to(srcdir.resolve())
+    except (ValueError, OSError):
+        return None
+    return rel.with_suffix("").as_posix()
+
+
+def remember_warnings(path: Path, warnings: list[str], read: set[str],
+                      srcdir: Path) -> tuple[list[str], int]:
+    """The warnings of the whole site after this build, and how many of them were kept
+    from earlier builds: a page Sphinx did not read again warns now only of what it
+    found while writing, so the warnings it gave when last read are kept (``path``,
+    JSON, docname -> warnings). A page read again replaces its own."""
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        kept = kept if isinstance(kept, dict) else {}
+    except (OSError, ValueError):
+        kept = {}
+    now: dict[str, list[str]] = {}
+    other = []
+    for warning in warnings:
+        docname = warning_docname(warning, srcdir)
+        if docname is None:
+            other.append(warning)
+        else:
+            now.setdefault(docname, []).append(warning)
+    merged: dict[str, list[str]] = {}
+    carried = 0
+    for docname in sorted(set(kept) | set(now)):
+        if docname in read or docname not in kept:
+            merged[docname] = now.get(docname, [])
+            continue
+        new = now.get(docname, [])
+        old = [w for w in kept[docname] if isinstance(w, str) and w not in new]
+        carried += len(old)
+        merged[docname] = new + old
+    # a page whose source is gone takes its warnings with it
+    merged = {d: w for d, w in merged.items()
+              if w and any((srcdir / f"{d}{suffix}").is_file() for suffix in (".rst", ".md", ".ipynb"))}
+    write_text_atomic(path, json.dumps(merged, ensure_ascii=False, indent=0, sort_keys=True) + "\n")
+    return [w for d in sorted(merged) for w in merged[d]] + other, carried
 
 
 def check_inputs(locale_dir: Path, language: str, assignments: Path | None,
@@ -232,35 +282,41 @@ class Progress:
 
     @contextlib.contextmanager
     def sphinx(self, env: dict):
-        """Count documents read and pages written (jaxko.sphinxext.build_progress)."""
-        counts = {"read": 0, "doc": 0, "page": 0}
-        if not self.enabled:
-            yield counts
-            return
+        """Count documents read and pages written (jaxko.sphinxext.build_progress);
+        ``counts["docs"]``: the documents read, whether progress is shown or not."""
+        counts = {"read": 0, "doc": 0, "page": 0, "docs": set()}
         with tempfile.TemporaryDirectory(prefix="jaxko-progress-") as tmp:
             events = Path(tmp) / "events"
             events.touch()
             env["JAXKO_PROGRESS_FILE"] = str(events)
             stop = threading.Event()
-            watcher = threading.Thread(target=self._watch, args=(events, counts, stop),
-                                       daemon=True)
-            watcher.start()
+            watcher = None
+            if self.enabled:
+                watcher = threading.Thread(target=self._watch, args=(events, counts, stop),
+                                           daemon=True)
+                watcher.start()
             try:
                 yield counts
             finally:
                 stop.set()
-                watcher.join()
+                if watcher is not None:
+                    watcher.join()
                 self._count(events, counts)
+                env.pop("JAXKO_PROGRESS_FILE", None)
 
     @staticmethod
     def _count(events: Path, counts: dict) -> None:
         counts.update(doc=0, page=0)
+        docs = set()
         for line in events.read_text(encoding="utf-8").splitlines():
             kind, _, value = line.partition(" ")
             if kind == "read":
                 counts["read"] = int(value)
-            elif kind in counts:
+            elif kind in ("doc", "page"):
                 counts[kind] += 1
+                if kind == "doc":
+                    docs.add(value)
+        counts["docs"] = docs
 
     @staticmethod
     def _sphinx_line(counts: dict) -> str:
@@ -462,7 +518,11 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
             raise UserError(
                 f"sphinx-build -b html failed (exit {status}); see the messages above", srcdir)
         pages = sum(1 for _ in outdir.rglob("*.html"))
+        warnings, carried = remember_warnings(state.file("warnings"), warnings,
+                                              counts["docs"], srcdir)
+        write_text_atomic(state.folder / "warnings.txt", "".join(w + "\n" for w in warnings))
         result = SiteResult(outdir, language, seconds, pages, warnings, blocked=gate_blocked)
+        result.kept_warnings = carried
         result.verify = report
         if language != "en":
             from jaxko.site.holes import read_report

@@ -16,6 +16,7 @@ Korean font, readable by screen readers through its title and the tables below i
 
 from __future__ import annotations
 
+import re
 from html import escape
 from pathlib import Path
 
@@ -188,6 +189,43 @@ def glossary_table(terms) -> nodes.table:
     return table
 
 
+_LEGEND_HEADER = re.compile(r"^\|\s*약어\s*\|\s*자료\s*\|\s*$")
+
+
+def source_legend(readme: Path) -> list[tuple[str, str]]:
+    """(abbreviations, source) rows of the table headed ``| 약어 | 자료 |`` in the
+    glossary's README (the sources its notes cite: TFK, PYK, JKR1, ...); [] without one."""
+    try:
+        lines = readme.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    rows: list[tuple[str, str]] = []
+    for index, line in enumerate(lines):
+        if _LEGEND_HEADER.match(line.strip()):
+            for row in lines[index + 2:]:
+                cells = [c.strip() for c in row.strip().strip("|").split("|")]
+                if not row.strip().startswith("|") or len(cells) != 2:
+                    break
+                rows.append((cells[0], cells[1]))
+            break
+    return rows
+
+
+def legend_nodes(rows: list[tuple[str, str]]) -> list[nodes.Node]:
+    """The legend of the sources cited in the 참고 column, folded under its title."""
+    if not rows:
+        return []
+    items = nodes.bullet_list(classes=["jaxko-glossary-sources"])
+    for abbreviations, source in rows:
+        para = nodes.paragraph()
+        para += nodes.strong("", abbreviations)
+        para += nodes.Text(f": {source}")
+        items += nodes.list_item("", para)
+    return [nodes.raw("", '<details class="jaxko-glossary-legend"><summary>참고 열의 자료 약어'
+                          "(TFK, PYK, JKR1 …)</summary>", format="html"),
+            items, nodes.raw("", "</details>", format="html")]
+
+
 class GlossaryDirective(Directive):
     """``.. jaxko-glossary::`` the glossary as a table (from ``jaxko_glossary_path``).
 
@@ -208,8 +246,11 @@ class GlossaryDirective(Directive):
         env.note_dependency(str(path))
         lead = _para(PAGES["glossary"][2])
         summary = _para(f"용어 {len(terms)}개. 원문 용어의 알파벳 순서입니다.")
+        legend = source_legend(path.parent / "README.md")
+        if legend:
+            env.note_dependency(str(path.parent / "README.md"))
         search = nodes.raw("", GLOSSARY_FILTER, format="html")
-        return [lead, summary, search, glossary_table(terms)]
+        return [lead, summary, *legend_nodes(legend), search, glossary_table(terms)]
 
 
 # ---------------------------------------------------------------------------- progress

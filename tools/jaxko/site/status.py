@@ -150,6 +150,7 @@ def banner_html(app, pagename: str, item, pathto, missing: list[str] = ()) -> st
              '영어 원문 보기</a></p>']
     if missing:
         parts.append(f'<p class="jaxko-missing-note">{escape(missing_text(list(missing)))}</p>')
+    head = len(parts)  # the lines below fold behind a toggle on a phone (jaxko-site.css)
     review_state, review_line = review_text(item)
     if review_state != "untranslated":
         r = item.review
@@ -178,6 +179,12 @@ def banner_html(app, pagename: str, item, pathto, missing: list[str] = ()) -> st
         if line:
             parts.append(f'<p class="jaxko-notebook-run jaxko-notebook-run-{state}" '
                          f'data-mode="{escape(str(run.get("mode") or ""))}">{escape(line)}</p>')
+    if len(parts) > head:
+        parts.insert(head, '<input type="checkbox" id="jaxko-status-more" '
+                           'class="jaxko-status-toggle">'
+                           '<label for="jaxko-status-more" class="jaxko-status-toggle-label">'
+                           '검수·역자·실행 정보 보기</label><div class="jaxko-status-more">')
+        parts.append("</div>")
     parts.append("</div>")
     return "".join(parts)
 
