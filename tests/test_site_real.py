@@ -537,3 +537,11 @@ def test_glossary_page_explains_the_source_abbreviations(served, page):
     legend.locator("summary").click()
     text = legend.inner_text()
     assert "TFK: TensorFlow 한국어 문서" in text and "JKR1" in text
+
+
+def test_home_page_cards_keep_their_icons(real_site):
+    html = (real_site / "index.html").read_text(encoding="utf-8")
+    titles = re.findall(r'<div class="sd-card-title[^"]*">(.*?)</div>', html, re.S)
+    for korean in ("설치", "시작하기"):
+        title = next(t for t in titles if korean in t)
+        assert "<svg" in title, (korean, title[:200])

@@ -18,7 +18,8 @@ One extension per concern, each a module with its own ``setup``:
 * :mod:`.links`: absolute links to upstream's docs for a page built here become links to
   the Korean page; the others are marked as English;
 * :mod:`.holes`: where the staged upstream lacks a file a page includes or loads, a
-  Korean placeholder, a line in the banner and the build's summary.
+  Korean placeholder, a line in the banner and the build's summary;
+* :mod:`.card_icons`: a translated card title keeps its icon.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ MODULES = (
     "jaxko.site.offsite",
     "jaxko.site.links",
     "jaxko.site.holes",
+    "jaxko.site.card_icons",
 )
 
 
