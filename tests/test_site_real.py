@@ -523,7 +523,7 @@ def test_banner_folds_its_details_on_a_phone(served, browser, width):  # noqa: F
             folded = banner.bounding_box()["height"]
             assert folded < 200, folded
             toggle.click()
-            assert more.is_visible() and "실행 확인" in more.inner_text()
+            assert more.is_visible() and "번역:" in more.inner_text()
         else:
             assert not toggle.is_visible() and more.is_visible()
     finally:
