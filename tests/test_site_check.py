@@ -147,3 +147,24 @@ def test_a_rebuild_keeps_the_warnings_of_pages_it_did_not_read(tmp_path):
     fixed = _build(tmp, "--strict")
     assert fixed.returncode == 0, fixed.stdout
     assert ": 0 warnings, 0 from translations" in fixed.stdout
+
+
+def test_every_warning_of_the_build_is_reported(tmp_path):
+    """A warning in Sphinx's `<translated>.rst` pseudo-file belongs to its page; one
+    whose location is no page of the tree, or none at all, is this build's only."""
+    from jaxko.site.build import remember_warnings
+
+    docs = _tree(tmp_path) / "docs"
+    now = [f"{docs}/guide.md:3: WARNING: about the guide",
+           f"{docs}/index.rst:9:<translated>.rst: WARNING: in a translated message",
+           f"{docs}/gone.md:1: WARNING: a page that is not there",
+           "WARNING: no location"]
+    state = tmp_path / "warnings.json"
+    everything, kept = remember_warnings(state, now, {"guide", "index"}, docs)
+    assert sorted(everything) == sorted(now) and kept == 0
+    # next build reads nothing: the pages' warnings are kept, the others were this build's
+    everything, kept = remember_warnings(state, [], set(), docs)
+    assert sorted(everything) == sorted(now[:2]) and kept == 2
+    # the index is read again, without its warning: the guide's alone is left
+    everything, kept = remember_warnings(state, [], {"index"}, docs)
+    assert everything == [now[0]] and kept == 1

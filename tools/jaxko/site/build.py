@@ -142,16 +142,25 @@ def shown_path(path: Path) -> str:
         return str(path)
 
 
+# The source file a warning names first (`doc.rst:9:<translated>.rst: WARNING` -> doc.rst).
+_SOURCE_AT = re.compile(r"^(?P<path>[^\n]*?\.(?:rst|md|ipynb)):[^\n]*?\b(?:WARNING|ERROR|CRITICAL)\b")
+
+
 def warning_docname(warning: str, srcdir: Path) -> str | None:
     """The document a warning is located in (its path under ``srcdir``), or None."""
-    match = _WARNING_AT.match(warning) or re.match(r"^(?P<path>[^\n]+?):\s*(?:WARNING|ERROR)", warning)
+    match = _SOURCE_AT.match(warning)
     if not match:
         return None
     try:
         rel = Path(match.group("path")).resolve().relative_to(srcdir.resolve())
     except (ValueError, OSError):
         return None
-    return rel.with_suffix("").as_posix()
+    docname = rel.with_suffix("").as_posix()
+    return docname if _has_source(srcdir, docname) else None
+
+
+def _has_source(srcdir: Path, docname: str) -> bool:
+    return any((srcdir / f"{docname}{suffix}").is_file() for suffix in (".rst", ".md", ".ipynb"))
 
 
 def remember_warnings(path: Path, warnings: list[str], read: set[str],
@@ -183,9 +192,8 @@ def remember_warnings(path: Path, warnings: list[str], read: set[str],
         old = [w for w in kept[docname] if isinstance(w, str) and w not in new]
         carried += len(old)
         merged[docname] = new + old
-    # a page whose source is gone takes its warnings with it
-    merged = {d: w for d, w in merged.items()
-              if w and any((srcdir / f"{d}{suffix}").is_file() for suffix in (".rst", ".md", ".ipynb"))}
+    # a page whose source is gone takes its kept warnings with it
+    merged = {d: w for d, w in merged.items() if w and (d in now or _has_source(srcdir, d))}
     write_text_atomic(path, json.dumps(merged, ensure_ascii=False, indent=0, sort_keys=True) + "\n")
     return [w for d in sorted(merged) for w in merged[d]] + other, carried
 
