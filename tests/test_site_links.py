@@ -33,6 +33,8 @@ The [plain page](https://jax.readthedocs.io/en/latest/plain.html) and [home](htt
 The [API of jit](https://docs.jax.dev/en/latest/_autosummary/jax.jit.html) is upstream's.
 
 An [old guide](https://docs.jax.dev/en/v0.4.30/guide.html) stays pinned.
+
+[![Open in Colab](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/jax-ml/jax/blob/main/docs/notebook.ipynb) [![Open in Kaggle](https://kaggle.com/static/images/open-in-kaggle.svg)](https://kaggle.com/kernels/welcome?src=https://github.com/jax-ml/jax/blob/main/docs/notebook.ipynb) [![Colab, no Korean notebook](https://colab.research.google.com/assets/colab-badge.svg)](https://colab.research.google.com/github/jax-ml/jax/blob/main/docs/other.ipynb)
 """
 
 LINKS_PO = r'''msgid ""
@@ -134,6 +136,12 @@ def _build(tmp: Path, **overrides) -> Path:
     locale = tmp / "locale"
     shutil.copytree(SITE / "locale", locale)
     (locale / "ko" / "LC_MESSAGES" / "links.po").write_text(LINKS_PO, encoding="utf-8")
+    notebooks = tmp / "notebooks-ko"  # the Korean notebooks a published site offers
+    notebooks.mkdir()
+    (notebooks / "notebook.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, '
+                                              '"nbformat_minor": 5}\n', encoding="utf-8")
+    overrides = {"jaxko_notebooks_dir": str(notebooks),
+                 "jaxko_github_repo": "jax-docs-ko/jax-docs-ko", **overrides}
     result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
                               locale_dir=locale, glossary=SITE / "glossary.yaml",
                               overrides=overrides)
@@ -236,3 +244,39 @@ def test_missing_anchor_scan_sees_a_missing_anchor(tmp_path):
                                      encoding="utf-8")
     (tmp_path / "b.html").write_text('<h1 id="here">b</h1>', encoding="utf-8")
     assert missing_local_anchors(tmp_path) == [("a.html", "b.html#gone")]
+
+
+# ------------------------------------------------------------------- notebook badges
+
+
+KOREAN_COLAB = ("https://colab.research.google.com/github/jax-docs-ko/jax-docs-ko/blob/"
+                "gh-pages/_downloads/ko/notebook.ipynb")
+KOREAN_KAGGLE = ("https://kaggle.com/kernels/welcome?src=https://github.com/jax-docs-ko/"
+                 "jax-docs-ko/blob/gh-pages/_downloads/ko/notebook.ipynb")
+
+
+def test_badges_open_the_korean_notebook_where_one_is_published(site, upstream_urls):
+    links = links_of(site, "links")
+    assert links["Open in Colab"]["href"] == KOREAN_COLAB
+    assert links["Open in Kaggle"]["href"] == KOREAN_KAGGLE
+    # no Korean notebook of that page: the badge opens upstream's, as before
+    assert links["Colab, no Korean notebook"]["href"] == \
+        "https://colab.research.google.com/github/jax-ml/jax/blob/main/docs/other.ipynb"
+    assert links_of(upstream_urls, "links")["Open in Colab"]["href"] == \
+        "https://colab.research.google.com/github/jax-ml/jax/blob/main/docs/notebook.ipynb"
+
+
+@pytest.mark.parametrize("url, doc", [
+    ("https://colab.research.google.com/github/jax-ml/jax/blob/main/docs/notebooks/quickstart.ipynb",
+     "notebooks/quickstart"),
+    ("https://kaggle.com/kernels/welcome?src=https://github.com/jax-ml/jax/blob/main/docs/jep/9407-type-promotion.ipynb",
+     "jep/9407-type-promotion"),
+    ("https://colab.research.google.com/assets/colab-badge.svg", None),
+    ("https://colab.research.google.com/github/evil/jax/blob/main/docs/x.ipynb", None),
+    ("https://kaggle.com/kernels/welcome?src=https://evil.example/jax-ml/jax/blob/main/docs/x.ipynb", None),
+    ("http://colab.research.google.com/github/jax-ml/jax/blob/main/docs/x.ipynb", None),
+])
+def test_badge_notebook_reads_the_url_structure(url, doc):
+    from jaxko.site.links import badge_notebook
+
+    assert badge_notebook(url) == doc

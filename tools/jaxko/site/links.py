@@ -17,6 +17,11 @@ upstream's docs (:data:`UPSTREAM`: ``docs.jax.dev`` and the older
   is upstream's English one. References that ``jaxko.sphinxext.api_links`` pointed to
   upstream get the same mark.
 
+A Colab or Kaggle badge that opens one of upstream's notebooks opens the Korean one
+instead where the site is published with its notebooks (``jaxko_github_repo`` set, the
+Korean notebook built): the URL ``jaxko.site.status`` gives its Colab link
+(``_downloads/ko/<page>.ipynb`` on the Pages branch; docs/site.md).
+
 Only the reference's URL is looked at (its structure, not its text); its text, whatever
 the translator wrote, is left as it is.
 """
@@ -25,7 +30,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from docutils import nodes
 
@@ -116,11 +121,68 @@ def localize_links(doctree: nodes.document, docname: str, docnames, moved: dict[
     return local, english
 
 
+# Upstream's notebooks on GitHub, as its Colab and Kaggle badges open them.
+_UPSTREAM_NOTEBOOK = re.compile(r"^/(?:github/)?jax-ml/jax/blob/[^/]+/docs/(?P<doc>[^?#]+)\.ipynb$")
+
+
+def badge_notebook(url: str) -> str | None:
+    """The docname of the upstream notebook a Colab or Kaggle badge opens, or None."""
+    try:
+        parts = urlsplit((url or "").strip())
+    except ValueError:
+        return None
+    if parts.scheme != "https":
+        return None
+    if parts.hostname == "colab.research.google.com":
+        found = _UPSTREAM_NOTEBOOK.match(parts.path)
+        return found.group("doc") if found else None
+    if parts.hostname in ("kaggle.com", "www.kaggle.com") and parts.path == "/kernels/welcome":
+        source = parse_qs(parts.query).get("src", [""])[0]
+        inner = urlsplit(source)
+        if inner.scheme == "https" and inner.hostname == "github.com":
+            found = _UPSTREAM_NOTEBOOK.match(inner.path)
+            return found.group("doc") if found else None
+    return None
+
+
+def korean_badges(doctree: nodes.document, korean_url) -> int:
+    """Point Colab/Kaggle badges at the Korean notebook: ``korean_url(docname, host)``
+    gives its URL there, or None (no Korean notebook published): the badge stays."""
+    count = 0
+    for ref in doctree.findall(nodes.reference):
+        doc = badge_notebook(ref.get("refuri", ""))
+        if doc is None:
+            continue
+        url = korean_url(doc, urlsplit(ref["refuri"]).hostname)
+        if url:
+            ref["refuri"] = url
+            count += 1
+    return count
+
+
+def _korean_notebook_url(app):
+    from jaxko.site.status import COLAB, DOWNLOADS, korean_notebook
+
+    repo, branch = app.config.jaxko_github_repo, app.config.jaxko_pages_branch
+
+    def url(doc: str, host: str) -> str | None:
+        if not repo or korean_notebook(app, doc) is None:
+            return None
+        path = f"{DOWNLOADS}/{doc}.ipynb"
+        if host == "colab.research.google.com":
+            return COLAB.format(repo=repo, branch=branch, path=path)
+        return ("https://kaggle.com/kernels/welcome?src="
+                + quote(f"https://github.com/{repo}/blob/{branch}/{path}", safe=":/"))
+    return url
+
+
 def _doctree_resolved(app, doctree, docname) -> None:
     if app.builder.format != "html" or not app.config.jaxko_local_links:
         return
     moved = redirects(getattr(app.config, "rediraffe_redirects", None) or {})
     localize_links(doctree, docname, app.env.all_docs, moved, app.builder.get_relative_uri)
+    if (app.config.language or "en") != "en":
+        korean_badges(doctree, _korean_notebook_url(app))
 
 
 def setup(app):
