@@ -161,6 +161,9 @@ html_theme_options = {
     "navigation_with_keys": False,
     "logo": {"image_light": "_static/jax_logo_250px.png", "image_dark": "_static/jax_logo_250px.png"},
 }
+# pydata-sphinx-theme reads the colour mode from the template context; without one its
+# script logs "Got invalid theme mode: . Resetting to auto." on every page.
+html_context = {"default_mode": "auto"}
 html_favicon = str(_SRCDIR / "_static" / "favicon.png") if (_SRCDIR / "_static" / "favicon.png").exists() else None
 html_static_path = [str(_SRCDIR / "_static")] if (_SRCDIR / "_static").is_dir() else []
 html_last_updated_fmt = None

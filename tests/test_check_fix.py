@@ -168,17 +168,18 @@ def test_fix_gives_each_good_and_changes_nothing_else(planted, capsys):
         expected = {polib.unescape(m.replace('"\n"', "").strip('"'))
                     for m, *_ in (REST if path.name == "rest.po" else MYST)}
         assert changed == expected
-    # One line per change and rule: the catalog and the line of the fixed msgstr.
-    printed = [line for line in out.splitlines() if line.endswith(tuple(
-        r for *_, rules in REST + MYST for r in rules)) and ": " not in line]
+    # One line per change and rule: the catalog and the line of the fixed msgstr, saying
+    # it was fixed (not to be read as a finding still there), then how many.
+    printed = [line for line in out.splitlines() if ": fixed " in line]
     rest, myst = (p for p in texts)
     lines = {path: [n + 1 for n, line in enumerate(after.splitlines()) if line.startswith("msgstr")]
              for path, (_, after) in texts.items()}
     expected_lines = []
     for path, entries in ((rest, REST), (myst, MYST)):
         for number, (*_, rules) in enumerate(entries):
-            expected_lines += [f"{path}:{lines[path][number + 1]} {rule}" for rule in rules]
+            expected_lines += [f"{path}:{lines[path][number + 1]}: fixed {rule}" for rule in rules]
     assert sorted(printed) == sorted(expected_lines)
+    assert f"fixed {len(REST) + len(MYST)} entries in 2 catalogs; what is left:" in out
 
 
 def test_diff_shows_the_fixes_and_writes_nothing(planted, capsys):
@@ -306,7 +307,7 @@ def test_help_names_the_options(capsys):
     with pytest.raises(SystemExit):
         main(["check", "--help"])
     out = capsys.readouterr().out
-    assert "--fix" in out and "--diff" in out and "file:line rule" in out
+    assert "--fix" in out and "--diff" in out and "file:line: fixed rule" in out
 
 
 def test_fix_is_atomic_per_catalog(planted, capsys):

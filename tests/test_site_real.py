@@ -357,3 +357,195 @@ def test_the_audit_reads_every_page_as_it_would_tag_by_tag(real_site):
         fast, slow = read_page(text), _tag_by_tag(text)
         assert "".join(fast.chunks) == "".join(slow.chunks), path
         assert fast.prose == slow.prose, path
+
+
+# --------------------------------------------------------- links to upstream's docs
+
+# Anchors that upstream's own pages no longer have (its English site lands on the top
+# of the page for them as well); a translation cannot change a section's id.
+UPSTREAM_DEAD_ANCHORS = {
+    ("benchmarking.html", "notebooks/thinking_in_jax.html#to-jit-or-not-to-jit"),
+    ("config_options.html", "export/shape_poly.html#calling-convention-versions"),
+    ("export/export.html", "../config_options.html#jax_debug_log_modules"),
+    ("export/shape_poly.html", "../pytrees.html#applying-optional-parameters-to-pytrees"),
+    ("faq.html", "control-flow.html#Structured-control-flow-primitives"),
+    ("faq.html", "notebooks/thinking_in_jax.html#jit-mechanics-tracing-and-static-variables"),
+    ("faq.html", "external-callbacks.html#exploring-jax-experimental-io-callback"),
+    ("notebooks/layout.html", "../faq.html#controlling-data-and-computation-placement-on-devices"),
+    ("notebooks/thinking_in_jax.html", "../key-concepts.html#jax-arrays-jax-array"),
+}
+
+
+def test_no_link_to_upstreams_docs_for_a_page_built_here(real_site):
+    """Upstream's absolute URLs to its own pages (145 on 47 pages before jaxko.site.links)
+    open the Korean page; the others are marked English."""
+    from test_site_links import missing_local_anchors, upstream_links_to_built
+
+    left = upstream_links_to_built(real_site)
+    assert not left, f"{len(left)} links, e.g. {left[:5]}"
+    missing = set(missing_local_anchors(real_site))
+    assert missing <= UPSTREAM_DEAD_ANCHORS, sorted(missing - UPSTREAM_DEAD_ANCHORS)[:5]
+    english = [p for p in real_site.rglob("*.html")
+               if "jaxko-english reference external" in p.read_text(encoding="utf-8")]
+    assert len(english) > 10
+
+
+def test_a_korean_link_opens_the_korean_page(served, page):
+    page.goto(f"{served}/notebooks/thinking_in_jax.html")
+    api = page.locator("article a.jaxko-english").first  # the API reference: upstream's
+    assert api.get_attribute("href").startswith("https://docs.jax.dev/en/latest/")
+    assert "영문" in api.evaluate("a => getComputedStyle(a, '::after').content")
+    link = page.locator("article p a", has_text="🔪 JAX - 주의할 점 🔪").first
+    with page.expect_navigation():
+        link.click()
+    assert page.url.startswith(served) and "Common_Gotchas_in_JAX.html" in page.url
+    assert page.locator("html").get_attribute("lang") == "ko"
+
+
+# ------------------------------------------------------- search: the page named first
+
+
+@pytest.mark.parametrize("query, first", [
+    ("vmap", "automatic-vectorization.html"),  # through the glossary: 자동 벡터화
+    ("jit", "jit-compilation.html"),
+    ("grad", "automatic-differentiation.html"),
+    ("pallas", "pallas/index.html"),
+    ("shard_map", "notebooks/shard_map.html"),
+    ("자동 미분", "automatic-differentiation.html"),
+])
+def test_search_lists_the_page_titled_by_the_query_first(served, page, query, first):
+    results = search(page, served, query)
+    assert results[0]["href"].split("#")[0].endswith(first), [r["href"] for r in results[:5]]
+
+
+def test_search_ranking_benchmark_has_the_expected_page_first(real_site):
+    """benchmarks/search_ranking.py's 20 queries, run by the site's own search code."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from search_ranking import QUERIES, rank, rankings
+
+    found = rankings(real_site, list(QUERIES))
+    firsts = [q for q, expected in QUERIES.items() if rank(found[q], expected) == 1]
+    assert len(firsts) >= 18, sorted(set(QUERIES) - set(firsts))
+
+
+# ------------------------------------------------------------- progress page on phones
+
+# Table cells whose text stands one character per line (a column squeezed to a letter).
+ONE_CHARACTER_CELLS = """() => {
+  const lines = (e) => {
+    const tops = new Set();
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.nodeValue.trim() || !n.parentElement.offsetParent) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const rect of range.getClientRects()) if (rect.width) tops.add(Math.round(rect.top));
+    }
+    return tops.size;
+  };
+  return [...document.querySelectorAll('article th, article td')].filter(c => c.offsetParent)
+    .filter(c => { const t = c.innerText.replace(/\\s+/g, ''); return t.length > 1 && lines(c) >= t.length; })
+    .map(c => c.innerText.trim());
+}"""
+
+CHART_TEXT_HEIGHTS = """() => [...document.querySelectorAll('.jaxko-chart svg text')]
+  .map(t => t.getBoundingClientRect().height).filter(h => h > 0)"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_progress_page_reads_on_a_phone(served, browser, width):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="ko-KR")
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/translation/progress.html")
+        page.wait_for_load_state("load")
+        # the sections' pages are folded: the page is a few screens, not 57,000 px
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height < 6000, height
+        heights = page.evaluate(CHART_TEXT_HEIGHTS)
+        assert len(heights) > 10 and min(heights) >= 14, heights  # 13 px letters, not 6
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"real-site-progress-{width}.png"))
+        sections = page.locator("details.jaxko-progress-section")
+        assert sections.count() > 5
+        sections.first.locator("summary").click()
+        assert sections.first.evaluate("d => d.open")
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        rows = page.locator("table.jaxko-progress tbody tr")
+        assert rows.count() > 140
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        squeezed = page.evaluate(ONE_CHARACTER_CELLS)
+        assert not squeezed, f"{len(squeezed)} cells one character per line: {squeezed[:5]}"
+        if width < 768:  # each page's figures are labelled on its card
+            label = page.locator("table.jaxko-progress td .jaxko-label").first
+            assert label.is_visible() and label.inner_text() == "번역됨"
+    finally:
+        context.close()
+
+
+# ------------------------------------------------------------------- no silent holes
+
+
+def test_pages_missing_upstream_files_say_so(served, page):
+    """fault_tolerance lacks its 16 listings and its visualization's CSS and JS in the
+    offline copy, the-training-cookbook its .py companion: each part shows the Korean
+    placeholder, the banner says so, and the page requests nothing that is not there."""
+    failed, errors = [], []
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for name, least in (("fault_tolerance", 16 + 5), ("the-training-cookbook", 10)):
+        page.goto(f"{served}/{name}.html")
+        page.wait_for_load_state("networkidle")
+        notes = page.locator("article .jaxko-missing")
+        assert notes.count() >= least, (name, notes.count())
+        link = notes.first.locator("a.jaxko-upstream-original")
+        assert link.get_attribute("href") == f"https://docs.jax.dev/en/latest/{name}.html"
+        assert "빠져 있습니다" in page.locator(".jaxko-status .jaxko-missing-note").inner_text()
+    assert not [u for u in failed if not u.endswith("/favicon.ico")], failed
+    assert not errors, errors
+
+
+# ------------------------------------------------------------ the banner on a phone
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_banner_folds_its_details_on_a_phone(served, browser, width):  # noqa: F811
+    """A Pallas page's banner (progress, review, credits, download, how its notebook
+    ran) used to fill a phone's first screen; there the details fold behind a toggle."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="ko-KR")
+    page = context.new_page()
+    try:
+        page.goto(f"{served}/pallas/quickstart.html")
+        banner = page.locator(".jaxko-status")
+        more = banner.locator(".jaxko-status-more")
+        toggle = banner.locator("label.jaxko-status-toggle-label")
+        assert "번역" in banner.locator(".jaxko-status-line").inner_text()
+        if width < 768:
+            assert toggle.is_visible() and not more.is_visible()
+            folded = banner.bounding_box()["height"]
+            assert folded < 200, folded
+            toggle.click()
+            assert more.is_visible() and "번역:" in more.inner_text()
+        else:
+            assert not toggle.is_visible() and more.is_visible()
+    finally:
+        context.close()
+
+
+def test_glossary_page_explains_the_source_abbreviations(served, page):
+    page.goto(f"{served}/translation/glossary.html")
+    legend = page.locator("details.jaxko-glossary-legend")
+    assert "자료 약어" in legend.locator("summary").inner_text()
+    legend.locator("summary").click()
+    text = legend.inner_text()
+    assert "TFK: TensorFlow 한국어 문서" in text and "JKR1" in text
+
+
+def test_home_page_cards_keep_their_icons(real_site):
+    html = (real_site / "index.html").read_text(encoding="utf-8")
+    titles = re.findall(r'<div class="sd-card-title[^"]*">(.*?)</div>', html, re.S)
+    for korean in ("설치", "시작하기"):
+        title = next(t for t in titles if korean in t)
+        assert "<svg" in title, (korean, title[:200])

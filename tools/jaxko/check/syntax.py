@@ -210,3 +210,46 @@ def parses(message: Message, context: Context):
         kinds = ", ".join(_NAMES.get(kind, kind) for kind in lost)
         yield Hit(f"MyST markup no longer parses: {kinds}; next to Hangul, emphasis after "
                   "punctuation needs a space or moving the punctuation inside")
+
+
+def shown_backticks(text: str) -> int:
+    """How many backticks Markdown shows as text (not code-span delimiters), the
+    escaped ones (``\\```) left out."""
+    count = 0
+    for token in _myst_parser().parse(text):
+        for child in token.children or ():
+            if child.type == "text":
+                count += child.content.count("`")
+    return max(0, count - text.count("\\`"))
+
+
+@rule("syntax.stray-backtick", severity="error", needs="`", syntaxes=("myst",),
+      explanation=(
+          "MyST에서 짝이 없는 백틱(`)은 코드가 되지 않고 글자 그대로 페이지에 보입니다. "
+          "msgid에 없는 백틱이 msgstr에 보이면 빠진 짝을 채우거나 백틱을 지웁니다."))
+def stray_backtick(message: Message, context: Context):
+    """MyST: a backtick without its pair shows on the page as a literal ` where the English shows none.
+
+    Bad::
+
+        location: quickstart.md:12
+        msgid: Arrays are immutable.
+        msgstr: 배열은 `바꿀 수 없습니다.
+        expect:
+          - 'a backtick without its pair shows as a literal ` on the page; close the code span or remove it'
+
+    Good::
+
+        location: quickstart.md:12
+        msgid: Arrays are immutable.
+        msgstr: 배열은 바꿀 수 없습니다.
+
+    Good::
+
+        location: quickstart.md:14
+        msgid: Use `jnp` here.
+        msgstr: 여기서는 `jnp`를 씁니다.
+    """
+    if shown_backticks(message.msgstr) > shown_backticks(message.msgid):
+        yield Hit("a backtick without its pair shows as a literal ` on the page; "
+                  "close the code span or remove it")

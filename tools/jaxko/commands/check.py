@@ -67,7 +67,8 @@ def register(sub) -> None:
                              "space between markup and Hangul in reST, glossary spacing, a "
                              "forbidden rendering whose entry names one, a particle after a "
                              "word whose ending is certain), rewriting only those msgstrs; "
-                             "prints `file:line rule` per change, then what is left. With "
+                             "prints `file:line: fixed rule` per change and how many entries "
+                             "it fixed, then what is left. With "
                              "--select, only those rules' fixes. Safety findings are never "
                              "fixed; fuzzy entries are never touched")
     parser.add_argument("--diff", action="store_true",
@@ -99,7 +100,11 @@ def run(args) -> int:
         changes_out = sys.stdout if args.format == "text" else sys.stderr
         for change in outcome.changes:
             for rule in change.rules:
-                changes_out.write(f"{change.path}:{change.line} {rule}\n")
+                changes_out.write(f"{change.path}:{change.line}: fixed {rule}\n")
+        if outcome.changes:
+            catalogs = len({change.path for change in outcome.changes})
+            changes_out.write(f"fixed {len(outcome.changes)} entries in {catalogs} catalogs; "
+                              "what is left:\n")
         changes_out.flush()
     result = run_check(options)
     if not args.show_info:

@@ -86,7 +86,8 @@ def _build_options() -> argparse.ArgumentParser:
                         "workers costs more than they save)")
     b.add_argument("--strict", action="store_true",
                    help="exit 1 on i18n warnings, warnings not on the accepted list, "
-                        "audit findings, or translations the security gate kept off the site")
+                        "`jaxko check` errors in the catalogs, audit findings, or "
+                        "translations the security gate kept off the site")
     return b
 
 
@@ -107,11 +108,30 @@ def run_build(args, sphinx=None) -> int:
         return 1
     unexpected = result.unexpected
     i18n = result.i18n_warnings
+    kept = (f" ({result.kept_warnings} kept from pages this build did not read again)"
+            if result.kept_warnings else "")
     print(f"built {result.pages} pages ({result.language}) into {result.outdir} in "
-          f"{result.seconds:.1f} s: {len(result.warnings)} warnings, {len(i18n)} from "
+          f"{result.seconds:.1f} s: {len(result.warnings)} warnings{kept}, {len(i18n)} from "
           f"translations, {len(unexpected)} not on the accepted list")
+    if result.warnings:
+        listed = BuildState(result.outdir).folder / "warnings.txt"
+        print(f"  all warnings: {site_build.shown_path(listed)}; the accepted ones and why: "
+              "docs/build-warnings.md")
     for line in unexpected:
         print(f"  {line}")
+        for location in result.translated_at.get(line, []):
+            print(f"    from the translated message at {location}")
+    if result.missing:
+        print(f"{len(result.missing)} pages lack files the staged upstream does not have "
+              "(each shows a placeholder linking to upstream's page):")
+        for page, files in result.missing.items():
+            print(f"  {page}: " + ", ".join(files))
+    if result.check_errors or result.check_warnings:
+        print(f"jaxko check: {len(result.check_errors)} errors, {result.check_warnings} "
+              "warnings in the catalogs" + (" (see `jaxko check`)" if result.check_warnings else ""))
+        for finding in result.check_errors:
+            print(f"  {site_build.shown_path(Path(finding.path))}:{finding.line}: "
+                  f"{finding.rule}: {finding.message}")
     for blocked in result.blocked:
         print(f"blocked: {blocked.format()}")
     if result.blocked:
@@ -131,7 +151,8 @@ def run_build(args, sphinx=None) -> int:
         print(audited.summary() + (" (see `jaxko site audit`)" if audited.findings else ""))
         for finding in audited.findings[:20]:
             print(f"  {finding.format()}")
-    failed = bool(unexpected or i18n or result.blocked or (audited and audited.findings))
+    failed = bool(unexpected or i18n or result.blocked or result.check_errors
+                  or (audited and audited.findings))
     return 1 if args.strict and failed else 0
 
 

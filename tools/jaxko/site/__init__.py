@@ -15,7 +15,12 @@ One extension per concern, each a module with its own ``setup``:
   MyST-NB's hidden-cell toggles in Korean;
 * :mod:`.navigation`: each page's sidebar navigation kept between builds while the
   site's titles and toctrees are unchanged;
-* :mod:`.offsite`: remote images and embeds become links (no request to another host).
+* :mod:`.offsite`: remote images and embeds become links (no request to another host);
+* :mod:`.links`: absolute links to upstream's docs for a page built here become links to
+  the Korean page; the others are marked as English;
+* :mod:`.holes`: where the staged upstream lacks a file a page includes or loads, a
+  Korean placeholder, a line in the banner and the build's summary;
+* :mod:`.card_icons`: a translated card title keeps its icon.
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ MODULES = (
     "jaxko.site.theme",
     "jaxko.site.navigation",
     "jaxko.site.offsite",
+    "jaxko.site.links",
+    "jaxko.site.holes",
+    "jaxko.site.card_icons",
 )
 
 

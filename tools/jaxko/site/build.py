@@ -58,6 +58,17 @@ class SiteResult:
     blocked: list = field(default_factory=list)  # site_gate.Blocked: kept off the site
     stopped: bool = False         # strict: the gate refused a translation; nothing was built
     verify: object = None         # the VerifyReport whose executions the pages show
+    # `jaxko check` over the catalogs the build read: its errors (check Findings) and
+    # how many warnings it had (Korean builds only).
+    check_errors: list = field(default_factory=list)
+    check_warnings: int = 0
+    # warning line -> the catalog entries ("file.po:line") of the translated message
+    # it is about, where its location names one (:func:`catalog_locations`).
+    translated_at: dict = field(default_factory=dict)
+    # of ``warnings``: kept from an earlier build, for pages this build did not read again
+    kept_warnings: int = 0
+    # page -> files of the staged upstream it includes or loads but lacks (jaxko.site.holes)
+    missing: dict = field(default_factory=dict)
 
     @property
     def i18n_warnings(self) -> list[str]:
@@ -66,6 +77,125 @@ class SiteResult:
     @property
     def unexpected(self) -> list[str]:
         return [w for w in self.warnings if accepted_reason(w) is None]
+
+
+def check_catalogs(locale_dir: Path, language: str, glossary: Path | None, srcdir: Path,
+                   cache_dir: Path | None):
+    """``jaxko check`` over the build's catalogs (the same rules, glossary and source
+    tree): its result, whose errors the build summary lists and ``--strict`` fails on."""
+    from jaxko.check import runner
+
+    options = runner.Options(paths=[locale_dir / language / "LC_MESSAGES"],
+                             glossary=glossary, source_dir=srcdir, cache_dir=cache_dir)
+    return runner.run(options)
+
+
+# `path:line: WARNING`, `path:line:<translated>:n: WARNING` (Sphinx's location forms).
+_WARNING_AT = re.compile(r"^(?P<path>[^\n]+?):(?P<line>\d+):(?:<translated>:\d+:)?\s*"
+                         r"(?:WARNING|ERROR|CRITICAL|SEVERE)\b")
+
+
+def catalog_locations(warnings: list[str], srcdir: Path, locale_dir: Path,
+                      language: str) -> dict[str, list[str]]:
+    """warning -> ``catalog.po:line`` of each translated entry extracted from the
+    warning's source location (``#: doc.md:37``), for warnings about the pages' text.
+    Warnings without a location in the docs tree, or whose location no translated
+    message comes from, are left out."""
+    from jaxko.check import pofile
+
+    catalogs = locale_dir / language / "LC_MESSAGES"
+    read: dict[Path, dict[str, list[int]]] = {}
+    found: dict[str, list[str]] = {}
+    for warning in warnings:
+        match = _WARNING_AT.match(warning)
+        if not match:
+            continue
+        try:
+            rel = Path(match.group("path")).resolve().relative_to(srcdir.resolve())
+        except ValueError:
+            continue
+        catalog = catalogs / rel.with_suffix(".po")
+        if catalog not in read:
+            read[catalog] = {}
+            if catalog.is_file():
+                try:
+                    entries = pofile.read(catalog)
+                except UserError:
+                    entries = []  # check_inputs reported it already
+                for entry in entries:
+                    if entry.translated:
+                        for line in entry.locations:
+                            for location in line.split():
+                                read[catalog].setdefault(location, []).append(entry.msgstr_line)
+        lines = read[catalog].get(f"{rel.as_posix()}:{match.group('line')}")
+        if lines:
+            shown = shown_path(catalog)
+            found[warning] = [f"{shown}:{line}" for line in sorted(set(lines))]
+    return found
+
+
+def shown_path(path: Path) -> str:
+    """``path`` relative to the working directory when it is under it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+# The source file a warning names first (`doc.rst:9:<translated>.rst: WARNING` -> doc.rst).
+_SOURCE_AT = re.compile(r"^(?P<path>[^\n]*?\.(?:rst|md|ipynb)):[^\n]*?\b(?:WARNING|ERROR|CRITICAL)\b")
+
+
+def warning_docname(warning: str, srcdir: Path) -> str | None:
+    """The document a warning is located in (its path under ``srcdir``), or None."""
+    match = _SOURCE_AT.match(warning)
+    if not match:
+        return None
+    try:
+        rel = Path(match.group("path")).resolve().relative_to(srcdir.resolve())
+    except (ValueError, OSError):
+        return None
+    docname = rel.with_suffix("").as_posix()
+    return docname if _has_source(srcdir, docname) else None
+
+
+def _has_source(srcdir: Path, docname: str) -> bool:
+    return any((srcdir / f"{docname}{suffix}").is_file() for suffix in (".rst", ".md", ".ipynb"))
+
+
+def remember_warnings(path: Path, warnings: list[str], read: set[str],
+                      srcdir: Path) -> tuple[list[str], int]:
+    """The warnings of the whole site after this build, and how many of them were kept
+    from earlier builds: a page Sphinx did not read again warns now only of what it
+    found while writing, so the warnings it gave when last read are kept (``path``,
+    JSON, docname -> warnings). A page read again replaces its own."""
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        kept = kept if isinstance(kept, dict) else {}
+    except (OSError, ValueError):
+        kept = {}
+    now: dict[str, list[str]] = {}
+    other = []
+    for warning in warnings:
+        docname = warning_docname(warning, srcdir)
+        if docname is None:
+            other.append(warning)
+        else:
+            now.setdefault(docname, []).append(warning)
+    merged: dict[str, list[str]] = {}
+    carried = 0
+    for docname in sorted(set(kept) | set(now)):
+        if docname in read or docname not in kept:
+            merged[docname] = now.get(docname, [])
+            continue
+        new = now.get(docname, [])
+        old = [w for w in kept[docname] if isinstance(w, str) and w not in new]
+        carried += len(old)
+        merged[docname] = new + old
+    # a page whose source is gone takes its kept warnings with it
+    merged = {d: w for d, w in merged.items() if w and (d in now or _has_source(srcdir, d))}
+    write_text_atomic(path, json.dumps(merged, ensure_ascii=False, indent=0, sort_keys=True) + "\n")
+    return [w for d in sorted(merged) for w in merged[d]] + other, carried
 
 
 def check_inputs(locale_dir: Path, language: str, assignments: Path | None,
@@ -160,35 +290,41 @@ class Progress:
 
     @contextlib.contextmanager
     def sphinx(self, env: dict):
-        """Count documents read and pages written (jaxko.sphinxext.build_progress)."""
-        counts = {"read": 0, "doc": 0, "page": 0}
-        if not self.enabled:
-            yield counts
-            return
+        """Count documents read and pages written (jaxko.sphinxext.build_progress);
+        ``counts["docs"]``: the documents read, whether progress is shown or not."""
+        counts = {"read": 0, "doc": 0, "page": 0, "docs": set()}
         with tempfile.TemporaryDirectory(prefix="jaxko-progress-") as tmp:
             events = Path(tmp) / "events"
             events.touch()
             env["JAXKO_PROGRESS_FILE"] = str(events)
             stop = threading.Event()
-            watcher = threading.Thread(target=self._watch, args=(events, counts, stop),
-                                       daemon=True)
-            watcher.start()
+            watcher = None
+            if self.enabled:
+                watcher = threading.Thread(target=self._watch, args=(events, counts, stop),
+                                           daemon=True)
+                watcher.start()
             try:
                 yield counts
             finally:
                 stop.set()
-                watcher.join()
+                if watcher is not None:
+                    watcher.join()
                 self._count(events, counts)
+                env.pop("JAXKO_PROGRESS_FILE", None)
 
     @staticmethod
     def _count(events: Path, counts: dict) -> None:
         counts.update(doc=0, page=0)
+        docs = set()
         for line in events.read_text(encoding="utf-8").splitlines():
             kind, _, value = line.partition(" ")
             if kind == "read":
                 counts["read"] = int(value)
-            elif kind in counts:
+            elif kind in ("doc", "page"):
                 counts[kind] += 1
+                if kind == "doc":
+                    docs.add(value)
+        counts["docs"] = docs
 
     @staticmethod
     def _sphinx_line(counts: dict) -> str:
@@ -333,6 +469,12 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
                    "jaxko_nav_cache": str(state.folder / "nav")}
         if assignments is not None:
             defines["jaxko_assignments_path"] = str(assignments.resolve())
+        checked = None
+        original_locale = locale_dir
+        if language != "en":
+            # What `jaxko check` says of the same catalogs goes into the summary.
+            checked = check_catalogs(locale_dir, language, glossary, srcdir,
+                                     state.folder / "check")
         if language != "en":
             # The security gate: Sphinx reads a copy of the catalogs without the messages
             # the safety rules refuse (jaxko.site.gate); the build reports each one.
@@ -384,8 +526,22 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
             raise UserError(
                 f"sphinx-build -b html failed (exit {status}); see the messages above", srcdir)
         pages = sum(1 for _ in outdir.rglob("*.html"))
+        warnings, carried = remember_warnings(state.file("warnings"), warnings,
+                                              counts["docs"], srcdir)
+        write_text_atomic(state.folder / "warnings.txt", "".join(w + "\n" for w in warnings))
         result = SiteResult(outdir, language, seconds, pages, warnings, blocked=gate_blocked)
+        result.kept_warnings = carried
         result.verify = report
+        if language != "en":
+            from jaxko.site.holes import read_report
+
+            result.missing = read_report(state.doctrees)
+        if checked is not None:
+            result.check_errors = [f for f in checked.findings if f.severity == "error"]
+            result.check_warnings = sum(1 for f in checked.findings if f.severity != "error")
+            result.translated_at = catalog_locations(
+                [w for w in warnings if accepted_reason(w) is None], srcdir, original_locale,
+                language)
         if notebook_summary is not None:
             result.notebooks = sum(1 for _ in notebook_summary.out_dir.rglob("*.ipynb"))
             result.notebook_errors = [e.format() for e in notebook_summary.errors]

@@ -16,6 +16,7 @@ Korean font, readable by screen readers through its title and the tables below i
 
 from __future__ import annotations
 
+import re
 from html import escape
 from pathlib import Path
 
@@ -102,7 +103,10 @@ def _para(*children) -> nodes.paragraph:
 
 
 def _table(headers: list[str], rows: list[list], classes: list[str],
-           numeric: set[int] = frozenset(), widths: list[int] | None = None) -> nodes.table:
+           numeric: set[int] = frozenset(), widths: list[int] | None = None,
+           labels: bool = False) -> nodes.table:
+    """A table; with ``labels`` each cell after the first starts with its column's header
+    (class ``jaxko-label``), shown only where a row reads as a card (a phone)."""
     table = nodes.table(classes=classes)
     group = nodes.tgroup(cols=len(headers))
     table += group
@@ -120,7 +124,10 @@ def _table(headers: list[str], rows: list[list], classes: list[str],
         row = nodes.row()
         for index, cell in enumerate(cells):
             content = cell if isinstance(cell, nodes.Node) else _para(str(cell))
-            row += nodes.entry("", content, classes=["jaxko-num"] if index in numeric else [])
+            if labels and index and isinstance(content, nodes.paragraph):
+                content.insert(0, nodes.inline("", headers[index], classes=["jaxko-label"]))
+            classes = (["jaxko-num"] if index in numeric else []) + [f"jaxko-col-{index}"]
+            row += nodes.entry("", content, classes=classes)
         body += row
     return table
 
@@ -182,6 +189,43 @@ def glossary_table(terms) -> nodes.table:
     return table
 
 
+_LEGEND_HEADER = re.compile(r"^\|\s*약어\s*\|\s*자료\s*\|\s*$")
+
+
+def source_legend(readme: Path) -> list[tuple[str, str]]:
+    """(abbreviations, source) rows of the table headed ``| 약어 | 자료 |`` in the
+    glossary's README (the sources its notes cite: TFK, PYK, JKR1, ...); [] without one."""
+    try:
+        lines = readme.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    rows: list[tuple[str, str]] = []
+    for index, line in enumerate(lines):
+        if _LEGEND_HEADER.match(line.strip()):
+            for row in lines[index + 2:]:
+                cells = [c.strip() for c in row.strip().strip("|").split("|")]
+                if not row.strip().startswith("|") or len(cells) != 2:
+                    break
+                rows.append((cells[0], cells[1]))
+            break
+    return rows
+
+
+def legend_nodes(rows: list[tuple[str, str]]) -> list[nodes.Node]:
+    """The legend of the sources cited in the 참고 column, folded under its title."""
+    if not rows:
+        return []
+    items = nodes.bullet_list(classes=["jaxko-glossary-sources"])
+    for abbreviations, source in rows:
+        para = nodes.paragraph()
+        para += nodes.strong("", abbreviations)
+        para += nodes.Text(f": {source}")
+        items += nodes.list_item("", para)
+    return [nodes.raw("", '<details class="jaxko-glossary-legend"><summary>참고 열의 자료 약어'
+                          "(TFK, PYK, JKR1 …)</summary>", format="html"),
+            items, nodes.raw("", "</details>", format="html")]
+
+
 class GlossaryDirective(Directive):
     """``.. jaxko-glossary::`` the glossary as a table (from ``jaxko_glossary_path``).
 
@@ -202,21 +246,30 @@ class GlossaryDirective(Directive):
         env.note_dependency(str(path))
         lead = _para(PAGES["glossary"][2])
         summary = _para(f"용어 {len(terms)}개. 원문 용어의 알파벳 순서입니다.")
+        legend = source_legend(path.parent / "README.md")
+        if legend:
+            env.note_dependency(str(path.parent / "README.md"))
         search = nodes.raw("", GLOSSARY_FILTER, format="html")
-        return [lead, summary, search, glossary_table(terms)]
+        return [lead, summary, *legend_nodes(legend), search, glossary_table(terms)]
 
 
 # ---------------------------------------------------------------------------- progress
 
 
-def _bar_svg(rows: list[tuple[str, object]]) -> str:
-    """Stacked horizontal bars: one row per (label, Counts)."""
-    label_w, bar_w, pct_w, row_h, top = 210, 440, 70, 30, 34
+def _bar_svg(rows: list[tuple[str, object]], narrow: bool = False) -> str:
+    """Stacked horizontal bars: one row per (label, Counts). ``narrow``: a phone's
+    chart, each label on its own line above its bar, drawn about at its own size in a
+    375 px screen (the wide one, scaled down to fit, has 6 px letters there)."""
+    if narrow:
+        label_w, bar_w, pct_w, row_h, top, bar_y = 0, 290, 60, 44, 30, 20
+    else:
+        label_w, bar_w, pct_w, row_h, top, bar_y = 210, 440, 70, 30, 34, 0
     width = label_w + bar_w + pct_w
     height = top + row_h * len(rows) + 10
+    title_id = "jaxko-chart-title" + ("-narrow" if narrow else "")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="{width}" height="{height}" role="img" aria-labelledby="jaxko-chart-title">',
-           '<title id="jaxko-chart-title">부문별 번역 진행률(메시지 기준)</title>']
+           f'width="{width}" height="{height}" role="img" aria-labelledby="{title_id}">',
+           f'<title id="{title_id}">부문별 번역 진행률(메시지 기준)</title>']
     x = label_w
     for key in ("translated", "fuzzy", "untranslated"):  # legend
         out.append(f'<rect x="{x}" y="6" width="12" height="12" fill="{COLORS[key]}"/>'
@@ -225,8 +278,12 @@ def _bar_svg(rows: list[tuple[str, object]]) -> str:
     for index, (label, counts) in enumerate(rows):
         y = top + index * row_h
         total = counts.messages or 1
-        out.append(f'<text x="{label_w - 8}" y="{y + 15}" font-size="13" text-anchor="end">'
-                   f'{escape(label)}</text>')
+        if narrow:
+            out.append(f'<text x="0" y="{y + 14}" font-size="13">{escape(label)}</text>')
+        else:
+            out.append(f'<text x="{label_w - 8}" y="{y + 15}" font-size="13" '
+                       f'text-anchor="end">{escape(label)}</text>')
+        y += bar_y
         x = float(label_w)
         for key, value in (("translated", counts.translated), ("fuzzy", counts.fuzzy),
                            ("untranslated", counts.untranslated)):
@@ -290,10 +347,12 @@ class ProgressDirective(Directive):
             f"{level.label} {review.count(level)}개({review.percent(level):.1f}%)"
             for level in LEVELS) + ". 검수는 사람의 검수를 말하며, AI 검토는 따로 셉니다.")
         out.append(levels)
-        chart = nodes.container(classes=["jaxko-chart"])
-        chart += nodes.raw("", _bar_svg([(s.title_ko, c) for s, _items, c in section_rows]),
-                           format="html")
-        out.append(chart)
+        bars = [(s.title_ko, c) for s, _items, c in section_rows]
+        for narrow in (False, True):  # the stylesheet shows one of them
+            chart = nodes.container(classes=["jaxko-chart",
+                                             "jaxko-chart-narrow" if narrow else "jaxko-chart-wide"])
+            chart += nodes.raw("", _bar_svg(bars, narrow=narrow), format="html")
+            out.append(chart)
         numeric = {1, 2, 3, 4}
         person, ai_only = LEVELS[0], LEVELS[1]
         out.append(nodes.rubric(text="부문별 현황"))
@@ -309,9 +368,16 @@ class ProgressDirective(Directive):
               f"{section_review[s.key].percent(person):.1f}%",
               f"{section_review[s.key].percent(ai_only):.1f}%"]
              for s, _items, c in section_rows],
-            ["jaxko-progress"], numeric=numeric | {5, 6}, widths=[5, 2, 2, 2, 2, 2, 2]))
+            ["jaxko-progress"], numeric=numeric | {5, 6}, widths=[5, 2, 2, 2, 2, 2, 2],
+            labels=True))
+        out.append(nodes.rubric(text="문서별 현황"))
+        out.append(_para("부문 이름을 누르면 그 부문의 문서가 펼쳐집니다."))
         for section, items, counts in section_rows:
-            out.append(nodes.rubric(text=f"{section.title_ko} ({counts.percent:.1f}%)"))
+            # Each section's pages fold under its name (<details>): the page stays short.
+            out.append(nodes.raw(
+                "", '<details class="jaxko-progress-section"><summary>'
+                f"{escape(section.title_ko)} ({counts.percent:.1f}%, 문서 {len(items)}개)"
+                "</summary>", format="html"))
             rows = []
             for item in sorted(items, key=lambda i: i.docname):
                 link = self._link(env, item.docname)
@@ -324,7 +390,8 @@ class ProgressDirective(Directive):
             out.append(_table(["문서", "번역됨", "검토 필요", "미번역", "진행률", person.label,
                                ai_only.label, "역자", "검수 기록"], rows,
                               ["jaxko-progress"], numeric=numeric | {5, 6},
-                              widths=[6, 2, 2, 2, 2, 2, 2, 3, 4]))
+                              widths=[6, 2, 2, 2, 2, 2, 2, 3, 4], labels=True))
+            out.append(nodes.raw("", "</details>", format="html"))
         return out
 
     @staticmethod

@@ -560,6 +560,60 @@ def _register(app, config) -> None:
                                        _signature(_SETTINGS["glossary"]))
 
 
+# API names that the glossary keeps in English, and the glossary term for what they do:
+# a reader who searches for the API finds the page whose Korean title names the concept.
+API_CONCEPTS = {
+    "vmap": "automatic vectorization",
+    "grad": "automatic differentiation",
+    "jit": "just-in-time compilation",
+}
+SCORER = "jaxko-scorer.js"
+
+
+def title_renderings(path: Path) -> dict[str, list[str]]:
+    """Lower-case English term (and its forms, and :data:`API_CONCEPTS`) -> its Korean
+    renderings, for the search scorer's title match (empty without a glossary)."""
+    if not path.is_file():
+        return {}
+    try:
+        terms = glossary.load(path).terms
+    except Exception:  # a broken glossary is reported by the glossary page and `jaxko check`
+        return {}
+    out: dict[str, list[str]] = {}
+    for term in terms:
+        if not term.renderings:
+            continue
+        for english in (term.en, *term.forms):
+            out.setdefault(english.lower(), [])
+            out[english.lower()] += [r for r in term.renderings if r not in out[english.lower()]]
+    for api, concept in API_CONCEPTS.items():
+        if concept in out:
+            out.setdefault(api, list(out[concept]))
+    return out
+
+
+def scorer_code(renderings: dict[str, list[str]]) -> str:
+    """The scorer script (static/jaxko-scorer.js) with the glossary's renderings."""
+    template = (Path(__file__).parent / "static" / SCORER).read_text(encoding="utf-8")
+    data = json.dumps(renderings, ensure_ascii=False, sort_keys=True)
+    # JSON inside a script: no "</script>" or line separators can end or break it.
+    data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return template.replace("/*JAXKO_RENDERINGS*/{}", data)
+
+
+def _install_scorer(app, config) -> None:
+    """Title-first ranking (static/jaxko-scorer.js) through Sphinx's ``html_search_scorer``,
+    unless conf.py names a scorer of its own or ``jaxko_search_titles`` is off."""
+    if not (config.jaxko_korean_search and config.jaxko_search_titles) \
+            or config.html_search_scorer:
+        return
+    target = Path(app.doctreedir) / SCORER
+    target.parent.mkdir(parents=True, exist_ok=True)
+    glossary_path = Path(config.jaxko_glossary_path) if config.jaxko_glossary_path else None
+    write_text_atomic(target, scorer_code(title_renderings(glossary_path) if glossary_path else {}))
+    config.html_search_scorer = str(target)
+
+
 def _start_kiwi(app) -> None:
     """A serial HTML build with Kiwi: load it in a process of its own (:class:`KiwiProcess`).
     A parallel build analyses in its main process, which indexes the pages."""
@@ -635,6 +689,9 @@ def setup(app):
     app.add_config_value("jaxko_glossary_path", str(paths.repo_root() / "glossary" / "ko.yaml"),
                          "env", types=[str])
     app.connect("config-inited", _register)
+    # A page whose title (or its glossary rendering) matches the query comes first.
+    app.add_config_value("jaxko_search_titles", True, "html", types=[bool])
+    app.connect("config-inited", _install_scorer)
     app.connect("builder-inited", _start_kiwi)
     app.connect("doctree-resolved", _analyse_page)
     app.connect("build-finished", _stop_kiwi)

@@ -118,8 +118,17 @@ def run_text(run: dict | None) -> tuple[str, str]:
     return "", ""
 
 
-def banner_html(app, pagename: str, item, pathto) -> str:
-    """The banner of one page (``item``: its DocumentStats)."""
+def missing_text(files: list[str]) -> str:
+    """The banner's line for a page that lacks files of the staged upstream."""
+    shown = ", ".join(files[:3]) + (f" 외 {len(files) - 3}개" if len(files) > 3 else "")
+    return (f"이 페이지의 일부(코드나 대화형 요소)는 원본 파일 {len(files)}개({shown})가 이 "
+            "사이트의 원본 사본에 없어 빠져 있습니다. 빠진 자리마다 안내가 있으며, 영어 원문 "
+            "페이지에서 볼 수 있습니다.")
+
+
+def banner_html(app, pagename: str, item, pathto, missing: list[str] = ()) -> str:
+    """The banner of one page (``item``: its DocumentStats; ``missing``: the files of
+    the staged upstream it lacks, jaxko.site.holes)."""
     upstream = app.config.jaxko_upstream_docs_url.rstrip("/") + f"/{pagename}.html"
     counts = item.counts
     percent = item.percent
@@ -139,6 +148,9 @@ def banner_html(app, pagename: str, item, pathto) -> str:
              f'{escape(line)} '
              f'<a class="jaxko-upstream-link" href="{escape(upstream)}" hreflang="en">'
              '영어 원문 보기</a></p>']
+    if missing:
+        parts.append(f'<p class="jaxko-missing-note">{escape(missing_text(list(missing)))}</p>')
+    head = len(parts)  # the lines below fold behind a toggle on a phone (jaxko-site.css)
     review_state, review_line = review_text(item)
     if review_state != "untranslated":
         r = item.review
@@ -167,6 +179,12 @@ def banner_html(app, pagename: str, item, pathto) -> str:
         if line:
             parts.append(f'<p class="jaxko-notebook-run jaxko-notebook-run-{state}" '
                          f'data-mode="{escape(str(run.get("mode") or ""))}">{escape(line)}</p>')
+    if len(parts) > head:
+        parts.insert(head, '<input type="checkbox" id="jaxko-status-more" '
+                           'class="jaxko-status-toggle">'
+                           '<label for="jaxko-status-more" class="jaxko-status-toggle-label">'
+                           '검수·역자·실행 정보 보기</label><div class="jaxko-status-more">')
+        parts.append("</div>")
     parts.append("</div>")
     return "".join(parts)
 
@@ -271,7 +289,9 @@ def _page_context(app, pagename, templatename, context, doctree) -> None:
     item = getattr(app, "_jaxko_stats", {}).get(pagename)
     if item is None or doctree is None or "body" not in context:
         return
-    context["body"] = banner_html(app, pagename, item, context["pathto"]) + context["body"]
+    missing = getattr(app.env, "jaxko_missing_files", {}).get(pagename, [])
+    context["body"] = banner_html(app, pagename, item, context["pathto"], missing) \
+        + context["body"]
     context["jaxko_translation_percent"] = item.percent
 
 
