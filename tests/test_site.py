@@ -354,7 +354,8 @@ def test_kiwi_nouns_are_kept_between_builds(site, tmp_path):
 
 def test_search_language_code_reaches_the_browser(site):
     data = (site.outdir / "_static" / "language_data.js").read_text(encoding="utf-8")
-    assert "var KoreanTables" in data and "var PorterStemmer" in data
+    # Snowball's Porter stemmer as Sphinx ships it ("var PorterStemmer = function" in 9.x)
+    assert "var KoreanTables" in data and "PorterStemmer = function" in data
 
 
 @pytest.mark.parametrize("word, stripped", [

@@ -259,3 +259,17 @@ def test_audit_reads_a_link_whose_url_holds_brackets():
     the text only (the audit reported three such messages as missing from their pages)."""
     message = "이 사상을 [푸시포워드 사상](https://en.wikipedia.org/wiki/Pushforward_(differential))이라고 합니다."
     assert audit.shown_text(message) == "이 사상을 푸시포워드 사상이라고 합니다."
+
+
+@pytest.mark.parametrize("message, page", [
+    # A code span of three backticks (MyST): the reader sees the flag, not the backticks.
+    ("``X`` 환경 변수나 ```--flag``` 플래그를 설정합니다.",
+     "X 환경 변수나 --flag 플래그를 설정합니다."),
+    # A bare GitHub URL the theme shows shortened.
+    ("새 동작을 쓰려면 https://github.com/jax-ml/jax/pull/15677 을 참고하세요.",
+     "새 동작을 쓰려면 jax-ml/jax#15677 을 참고하세요."),
+])
+def test_audit_sees_a_message_shown_with_rendered_markup(message, page):
+    """Both were reported as "not on the page" on changelog and config_options."""
+    assert audit.visible(message, audit.normalise(page))
+    assert not audit.visible(message, audit.normalise("다른 문장입니다."))

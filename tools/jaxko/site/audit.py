@@ -125,7 +125,9 @@ class _PageText(html.parser.HTMLParser):
 # Markup whose rendered text differs from its source: roles (a {ref} shows the target's
 # title), math, inline code (highlighted, sometimes split), link targets.
 # ...and footnote or citation references ([#name]_, [1]_, [CIT]_), rendered as numbers.
-_OPAQUE = re.compile(r"<[^>\n]+>|(?:\{[\w:.-]+\}|:[\w:.-]+:)`[^`]*`|\$[^$]+\$|``[^`]+``|`[^`]+`_{0,2}"
+# A code span of three or more backticks (MyST, CommonMark: ```--flag```) is one piece;
+# a bare URL is not shown as written (the theme shortens GitHub ones: jax-ml/jax#15677).
+_OPAQUE = re.compile(r"(`{3,})[^\n]+?\1|\bhttps?://[^\s<>`]+|<[^>\n]+>|(?:\{[\w:.-]+\}|:[\w:.-]+:)`[^`]*`|\$[^$]+\$|``[^`]+``|`[^`]+`_{0,2}"
                      r"|\[[#*]?[\w.-]*\]_")
 # Innermost first: [![alt](img)](url); a URL may hold one level of brackets
 # (https://en.wikipedia.org/wiki/Transformer_(machine_learning_model)).
