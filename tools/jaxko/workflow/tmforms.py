@@ -7,6 +7,8 @@ The changelog repeats the same forms with every release: a version heading
 This module learns those forms from the translated catalogs themselves; no form is
 written down here.
 
+* Only one-line messages (prose, headings): a code cell's numbers are code, and only
+  :mod:`jaxko.workflow.codesync` carries text between cells.
 * A msgid's **slots** are its URLs, its English dates ("June 18, 2026", "Sep 5, 2025")
   and its free-standing numbers (versions "0.10.3", issue and PR numbers "#12345",
   counts). Everything else, word for word and character for character, is its
@@ -170,6 +172,8 @@ class Forms:
         self._by_skeleton: dict[str, list] = {}
 
     def add(self, unit) -> None:
+        if "\n" in unit.msgid:   # code: only codesync may carry text between cells
+            return
         skeleton, slots = split(unit.msgid)
         if slots:
             self._by_skeleton.setdefault(skeleton, []).append(unit)
@@ -177,6 +181,8 @@ class Forms:
     def match(self, msgid: str):
         """(unit, Substituted) for ``msgid``: the translation most units of the same form
         agree on, exact ones first; None when no remembered msgid has its form."""
+        if "\n" in msgid:
+            return None
         skeleton, slots = split(msgid)
         units = self._by_skeleton.get(skeleton) if slots else None
         if not units:
