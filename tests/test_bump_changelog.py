@@ -45,6 +45,14 @@ def test_a_particle_after_a_number_follows_the_new_reading():
                               "Released with jax 0.4.37").msgstr == "jax 0.4.37과 함께 릴리스"
     assert tmforms.substitute("Released with jax 0.4.32", "**jax 0.4.32**와 함께",
                               "Released with jax 0.4.33").msgstr == "**jax 0.4.33**과 함께"
+    # after a bracket or a URL the particle belongs to the word before: untouched
+    assert tmforms.substitute("Added `f` ({jax-issue}`#102`).", "`f`({jax-issue}`#102`)를 추가",
+                              "Added `f` ({jax-issue}`#101`).").msgstr == \
+        "`f`({jax-issue}`#101`)를 추가"
+    assert tmforms.substitute("See https://a.org/1.", "https://a.org/1 를 보세요.",
+                              "See https://a.org/3.").msgstr == "https://a.org/3 를 보세요."
+    assert tmforms.substitute("See [it](https://a.org/1).", "[이것](https://a.org/1)을 보세요.",
+                              "See [it](https://a.org/2).").msgstr == "[이것](https://a.org/2)을 보세요."
 
 
 def test_not_the_same_form_or_not_an_exact_substitution():

@@ -137,8 +137,9 @@ def substitute(old_msgid: str, old_msgstr: str, new_msgid: str) -> Substituted |
     return Substituted(text, not reason, reason)
 
 
-# What may stand between a substituted part and its particle: closing markup, quotes.
-_PARTICLE_AFTER = re.compile(r"([^\sA-Za-z0-9가-힣]{0,3})([가-힣]+)")
+# What may stand between a substituted part and its particle: closing emphasis, code or
+# quotes. Not a closing bracket: "함수(#101)를" takes the particle of 함수, not of 101.
+_PARTICLE_AFTER = re.compile(r"([*_`'\"’”]{0,3})([가-힣]+)")
 
 
 def _replace(pattern: re.Pattern, replacements: dict, msgstr: str) -> tuple[str, str]:
@@ -146,9 +147,11 @@ def _replace(pattern: re.Pattern, replacements: dict, msgstr: str) -> tuple[str,
     first new rendering whose particle could not be told ("" when none)."""
     out, last, unknown = [], 0, ""
     for match in pattern.finditer(msgstr):
-        new = replacements[match.group(0)][1]
+        kind, new = replacements[match.group(0)]
         out += [msgstr[last:match.start()], new]
         last = match.end()
+        if kind == "url":   # a URL is not read aloud: "[글](URL)을" is 글's particle
+            continue
         after = _PARTICLE_AFTER.match(msgstr, last)
         found = korean.split_particle(after.group(2)) if after else None
         if found is None:
