@@ -3,8 +3,10 @@
 One command for the four steps of a release bump (sync with repin, extract, update) and
 a report a maintainer can read in a pull request: per page the new, changed (fuzzy)
 and removed (obsolete) messages, translated % before and after, review approvals the
-bump voided, notebooks whose code cells changed (to verify again), and the fuzzy
-messages whose English changed only trivially (whitespace, punctuation, link targets).
+bump voided, notebooks whose code cells changed (to verify again), the fuzzy
+messages whose English changed only trivially (whitespace, punctuation, link targets),
+and for the changelog its new and changed messages with what translation memory
+(``jaxko tm fill``, dry run) fills and what needs a translator.
 ``accept_trivial`` re-applies those translations without the fuzzy flag, and the report
 lists each one. Nothing is lost: `jaxko update` keeps every translation; a second bump
 to the same tree changes nothing.
@@ -22,9 +24,11 @@ from pathlib import Path
 from jaxko import catalogs, paths
 from jaxko import extract, update, upstream
 from jaxko.notebooks import sources
-from jaxko.workflow import review
+from jaxko.workflow import review, tm
 
 REPORT_NAME = "bump-report"
+# The page that grows with every release; the report says what translation memory fills.
+CHANGELOG_PAGE = "changelog"
 
 
 Key = tuple  # (msgctxt, msgid): a message's identity, as jaxko.catalogs merges them
@@ -80,6 +84,65 @@ class Trivial:
 
 
 @dataclass
+class ChangelogItem:
+    """One new or changed changelog message and what happens to it."""
+
+    location: str     # "../upstream/CHANGELOG.md:34"
+    msgid: str
+    status: str       # "filled" (translated by translation memory), "suggested" (fuzzy
+    how: str          # suggestion), "translate" (nothing found), "changed" (fuzzy by update)
+
+
+@dataclass
+class ChangelogSection:
+    """The changelog's new and changed messages, and which translation memory fills.
+
+    ``jaxko tm fill`` (a dry run here: the bump writes no translation) fills *filled* ones
+    translated (exact repeats and exactly substituted forms such as a new version
+    heading), offers *suggested* ones fuzzy; *translate* and *changed* ones need a
+    translator from the start."""
+
+    page: str
+    new: int = 0
+    changed: int = 0
+    items: list[ChangelogItem] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(1 for item in self.items if item.status == status)
+
+    @property
+    def need_translator(self) -> int:
+        return len(self.items) - self.count("filled")
+
+    def as_dict(self) -> dict:
+        return {"page": self.page, "new": self.new, "changed": self.changed,
+                "filled": self.count("filled"), "suggested": self.count("suggested"),
+                "translate": self.count("translate"),
+                "changed_fuzzy": self.count("changed"),
+                "need_translator": self.need_translator,
+                "items": [asdict(item) for item in self.items]}
+
+    def markdown(self) -> list[str]:
+        lines = [f"## Changelog (`{self.page}`): {self.new} new, {self.changed} changed "
+                 "messages", ""]
+        if not self.items:
+            return lines + ["- nothing new to translate", ""]
+        lines += [f"Translation memory fills {self.count('filled')} (translated); "
+                  f"{self.need_translator} need a translator: {self.count('suggested')} "
+                  f"with a fuzzy suggestion to check, {self.count('translate')} to translate, "
+                  f"{self.count('changed')} changed (fuzzy) to revise. Apply the fills with "
+                  f"`jaxko tm fill locale/ko/LC_MESSAGES/{self.page}.po`.", "",
+                  "| where | message | translation memory |", "|---|---|---|"]
+        for item in self.items:
+            text = item.msgid if len(item.msgid) <= 100 else item.msgid[:99] + "…"
+            text = text.replace("|", "\\|").replace("\n", " ")
+            fence = "`" * (max(map(len, re.findall(r"`+", text)), default=0) + 1)
+            lines.append(f"| {item.location} | {fence} {text} {fence} | {item.status}: "
+                         f"{item.how} |")
+        return lines + [""]
+
+
+@dataclass
 class BumpReport:
     source: str
     tag: str
@@ -89,6 +152,7 @@ class BumpReport:
     accepted: bool = False
     translations_before: int = 0
     translations_lost: int = 0  # translated texts found nowhere after the bump (must be 0)
+    changelog: ChangelogSection | None = None
 
     def as_dict(self) -> dict:
         return {"source": self.source, "tag": self.tag, "accept_trivial": self.accepted,
@@ -96,7 +160,8 @@ class BumpReport:
                 "notebooks_changed": self.notebooks_changed,
                 "trivial": [t.as_dict() for t in self.trivial],
                 "translations_before": self.translations_before,
-                "translations_lost": self.translations_lost}
+                "translations_lost": self.translations_lost,
+                "changelog": self.changelog.as_dict() if self.changelog else None}
 
     def markdown(self) -> str:
         totals = {k: sum(getattr(p, k) for p in self.pages)
@@ -114,6 +179,8 @@ class BumpReport:
                          f"{p.approvals_voided} |")
         if not self.pages:
             lines.append("| (no page changed) | | | | | |")
+        if self.changelog is not None:
+            lines += [""] + self.changelog.markdown()[:-1]
         lines += ["", "## Notebooks whose code cells changed (verify again)", ""]
         lines += [f"- `{n}`" for n in self.notebooks_changed] or ["- none"]
         verb = "re-applied without fuzzy (--accept-trivial)" if self.accepted else \
@@ -251,6 +318,59 @@ def trivial_fuzzy(locale_dir: Path, language: str, accept: bool) -> list[Trivial
     return found
 
 
+def new_and_changed(old: PageSnapshot, now: PageSnapshot) -> tuple[list, set]:
+    """The keys active now and not before, and those of them that are changed messages
+    (fuzzy, with a ``#|`` previous key that was active before)."""
+    fresh = [k for k in now.active if k not in old.active]
+    changed = {k for k in fresh
+               if now.active[k].fuzzy and now.active[k].previous in old.active}
+    return fresh, changed
+
+
+def changelog_section(locale_dir: Path, old: PageSnapshot, now: PageSnapshot,
+                      root: Path, page: str = CHANGELOG_PAGE, language: str = "ko"
+                      ) -> ChangelogSection | None:
+    """What translation memory would fill among the page's new messages (a dry run of
+    ``jaxko tm fill`` over every catalog), and the changed ones; None without the page."""
+    path = locale_dir / language / "LC_MESSAGES" / f"{page}.po"
+    if not path.is_file():
+        return None
+    fresh, changed = new_and_changed(old, now)
+    new = [k for k in fresh if k not in changed]
+    wanted = set(new)
+    result = tm.fill([path], [locale_dir / language], dry_run=True, root=root,
+                     only=lambda e: (e.msgctxt, e.msgid) in wanted)
+    fills = {f.msgid: f for f in result.fills}
+    section = ChangelogSection(page, new=len(new), changed=len(changed))
+    po = catalogs.load(path)
+    for entry in po:
+        key = (entry.msgctxt, entry.msgid)
+        if entry.obsolete or key not in wanted and key not in changed:
+            continue
+        location = (f"{entry.occurrences[0][0]}:{entry.occurrences[0][1]}"
+                    if entry.occurrences else f"{path.name}:{entry.linenum}")
+        found = fills.get(entry.msgid)
+        if key in changed:
+            if catalogs.is_translated(entry):
+                continue   # a trivial change --accept-trivial re-applied
+            item = ChangelogItem(location, entry.msgid, "changed",
+                                 "English changed; revise the fuzzy translation")
+        elif catalogs.is_translated(entry):
+            continue       # translated already (nothing to do)
+        elif found is None:
+            item = ChangelogItem(location, entry.msgid, "translate", "no match")
+        elif found.kind in ("exact", "form"):
+            how = (f"same text as {found.source}" if found.kind == "exact" else
+                   f"same form as {found.source}, numbers/dates/URLs substituted")
+            item = ChangelogItem(location, entry.msgid, "filled", how)
+        else:
+            how = (f"same form as {found.source}; check the substitution"
+                   if found.kind == "form-fuzzy" else f"{found.ratio:.0%} like {found.source}")
+            item = ChangelogItem(location, entry.msgid, "suggested", how)
+        section.items.append(item)
+    return section
+
+
 def compare(before: dict[str, PageSnapshot], after: dict[str, PageSnapshot]
             ) -> list[PageChange]:
     """Per page what the bump did.
@@ -262,9 +382,7 @@ def compare(before: dict[str, PageSnapshot], after: dict[str, PageSnapshot]
     changes = []
     for page in sorted(set(before) | set(after)):
         old, now = before.get(page, PageSnapshot()), after.get(page, PageSnapshot())
-        fresh = [k for k in now.active if k not in old.active]
-        changed = {k for k in fresh
-                   if now.active[k].fuzzy and now.active[k].previous in old.active}
+        fresh, changed = new_and_changed(old, now)
         successor = {now.active[k].previous: k for k in changed}
         removed = [k for k in old.active if k not in now.active and k not in successor]
         voided = 0
@@ -305,7 +423,8 @@ def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
     say("update")
     update.update(root=root, progress=False)
     # Counted before --accept-trivial: a trivially changed message is still a changed one.
-    changes = compare(before, snapshot(locale_dir))
+    after = snapshot(locale_dir)
+    changes = compare(before, after)
     # Lost is judged on the update's result: --accept-trivial then moves link targets in
     # the translations it re-applies, which the report lists one by one.
     lost = texts_before - translations(locale_dir)
@@ -319,11 +438,14 @@ def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
             change.percent_after = round(final[change.page].percent, 1) if change.page in final else 0.0
         changes = sorted(listed.values(), key=lambda change: change.page)
     code_after = notebook_code(srcdir)
+    # New and changed as the update left them; translated or not as the catalog is now.
+    changelog = changelog_section(locale_dir, before.get(CHANGELOG_PAGE, PageSnapshot()),
+                                  after.get(CHANGELOG_PAGE, PageSnapshot()), root)
     report = BumpReport(source, upstream.read_pin(root).tag, changes,
                         sorted(rel for rel, digest in code_after.items()
                                if code_before.get(rel) != digest),
                         trivial, accept_trivial, sum(texts_before.values()),
-                        sum(lost.values()))
+                        sum(lost.values()), changelog)
     out = paths.build_dir(root)
     catalogs.write_text_atomic(out / f"{REPORT_NAME}.md", report.markdown())
     catalogs.write_text_atomic(out / f"{REPORT_NAME}.json",

@@ -28,8 +28,11 @@ def register(sub) -> None:
         description="Stage a new upstream tree with --repin, extract, update the catalogs "
                     "(nothing is lost), then write _build/bump-report.md and .json: per page "
                     "new / changed (fuzzy) / removed (obsolete) messages, translated % before "
-                    "and after, review approvals voided, notebooks whose code changed, and "
-                    "fuzzy messages whose English changed only trivially.")
+                    "and after, review approvals voided, notebooks whose code changed, "
+                    "fuzzy messages whose English changed only trivially, and the "
+                    "changelog's new and changed messages: which translation memory fills "
+                    "(jaxko tm fill, new version headings and commit links included) and "
+                    "which need a translator. The bump itself fills nothing.")
     where = bump.add_mutually_exclusive_group(required=True)
     where.add_argument("--from", dest="source", metavar="PATH",
                        help="a local JAX tree (docs/ and CHANGELOG.md)")
@@ -83,6 +86,11 @@ def run_bump(args) -> int:
               + (" re-applied" if report.accepted else "")
               + f"; {report.translations_lost} of {report.translations_before} translations "
               "lost; report: _build/bump-report.md")
+        if report.changelog is not None and (report.changelog.new or report.changelog.changed):
+            log = report.changelog
+            print(f"changelog: {log.new} new, {log.changed} changed; translation memory fills "
+                  f"{log.count('filled')}, {log.need_translator} need a translator "
+                  f"(jaxko tm fill locale/ko/LC_MESSAGES/{log.page}.po)")
     if report.translations_lost:  # jaxko update keeps every translation: a bug if not
         print(f"error: {report.translations_lost} translations are in no catalog after the "
               "bump; restore locale/ from git and report this", file=sys.stderr)

@@ -11,6 +11,11 @@
   (multi-line messages) the suggestion is this message's own code with the other
   cell's translated comments carried onto it (:mod:`jaxko.workflow.codesync`), never
   the other cell's code.
+* **Form**: between the two, a msgid that differs from a translated one only in its
+  numbers, dates and URLs (a changelog's version heading, its commit-link line) gets
+  that translation with those parts substituted, dates written "YYYY년 M월 D일"
+  (:mod:`jaxko.workflow.tmforms`). Translated only when the substitution is exact;
+  otherwise a fuzzy suggestion with a translator comment saying why.
 
 Only reviewed text is remembered: fuzzy entries are never a source. Nothing that has a
 msgstr or a fuzzy flag is ever touched.
@@ -27,7 +32,7 @@ from typing import Iterable
 import polib
 
 from jaxko import catalogs
-from jaxko.workflow import codesync
+from jaxko.workflow import codesync, tmforms
 
 DEFAULT_THRESHOLD = 0.8
 # Near matches for very short messages ("Returns", "Example") are noise.
@@ -51,10 +56,12 @@ class Memory:
     """Translations by msgid, best first, plus a length-sorted list for near matches."""
 
     by_msgid: dict[str, list[Unit]] = field(default_factory=dict)
+    forms: tmforms.Forms = field(default_factory=tmforms.Forms)
     _near: list[tuple[int, str]] = field(default_factory=list)
 
     def add(self, unit: Unit) -> None:
         self.by_msgid.setdefault(unit.msgid, []).append(unit)
+        self.forms.add(unit)
 
     def best(self, msgid: str) -> Unit | None:
         """The translation to reuse: active before obsolete, then the most common text."""
@@ -130,7 +137,7 @@ class Fill:
     catalog: Path
     location: str        # the entry's own first location, e.g. "index.rst:43"
     msgid: str
-    kind: str            # "exact" or "near"
+    kind: str            # "exact", "form" (translated), "form-fuzzy" or "near"
     ratio: float
     source: str
 
@@ -151,12 +158,13 @@ def _fillable(entry: polib.POEntry) -> bool:
 
 
 def fill_catalog(catalog: polib.POFile, memory: Memory, *, near: bool = True,
-                 threshold: float = DEFAULT_THRESHOLD) -> list[Fill]:
+                 threshold: float = DEFAULT_THRESHOLD, forms: bool = True,
+                 only=None) -> list[Fill]:
     """Fill one loaded catalog in place; returns what was filled."""
     path = Path(catalog.fpath)
     fills = []
     for entry in catalog:
-        if not _fillable(entry):
+        if not _fillable(entry) or (only is not None and not only(entry)):
             continue
         location = (f"{entry.occurrences[0][0]}:{entry.occurrences[0][1]}"
                     if entry.occurrences else f"{path.name}:{entry.linenum}")
@@ -164,6 +172,23 @@ def fill_catalog(catalog: polib.POFile, memory: Memory, *, near: bool = True,
         if unit is not None:
             entry.msgstr = unit.msgstr
             fills.append(Fill(path, location, entry.msgid, "exact", 1.0, unit.where))
+            continue
+        found_form = memory.forms.match(entry.msgid) if forms else None
+        if found_form is not None:
+            unit, made = found_form
+            if made.exact:
+                entry.msgstr = made.msgstr
+                fills.append(Fill(path, location, entry.msgid, "form", 1.0, unit.where))
+                continue
+            if not near:   # --exact-only: no fuzzy suggestion of any kind
+                continue
+            entry.msgstr = made.msgstr
+            entry.flags.append("fuzzy")
+            entry.previous_msgid = unit.msgid
+            note = (f"{COMMENT_PREFIX} same form as {unit.where}, numbers/dates/URLs "
+                    f"substituted; check: {made.reason}")
+            entry.tcomment = f"{entry.tcomment}\n{note}" if entry.tcomment else note
+            fills.append(Fill(path, location, entry.msgid, "form-fuzzy", 1.0, unit.where))
             continue
         if not near or len(entry.msgid.split()) < MIN_NEAR_WORDS:
             continue
@@ -189,8 +214,10 @@ def fill_catalog(catalog: polib.POFile, memory: Memory, *, near: bool = True,
 
 def fill(targets: Iterable[Path], memory_paths: Iterable[Path], *, near: bool = True,
          threshold: float = DEFAULT_THRESHOLD, dry_run: bool = False,
-         root: Path | None = None, progress: bool = False) -> FillResult:
-    """Fill every catalog under ``targets`` from the memory of ``memory_paths``."""
+         root: Path | None = None, progress: bool = False, forms: bool = True,
+         only=None) -> FillResult:
+    """Fill every catalog under ``targets`` from the memory of ``memory_paths``
+    (with ``only``, a predicate on an entry, only the entries it accepts)."""
     target_paths = list(catalogs.iter_catalogs(targets))
     loaded = {path: catalogs.load(path) for path in target_paths}
     memory = build_memory(memory_paths, root, loaded)
@@ -200,7 +227,8 @@ def fill(targets: Iterable[Path], memory_paths: Iterable[Path], *, near: bool = 
         from tqdm import tqdm
         items = tqdm(target_paths, desc="tm fill", unit="file", leave=False)
     for path in items:
-        fills = fill_catalog(loaded[path], memory, near=near, threshold=threshold)
+        fills = fill_catalog(loaded[path], memory, near=near, threshold=threshold,
+                             forms=forms, only=only)
         if fills:
             result.fills.extend(fills)
             if dry_run or catalogs.save(loaded[path], path):
