@@ -35,6 +35,7 @@ from jaxko import catalogs
 from jaxko.check import pofile
 from jaxko.errors import UserError
 from jaxko.workflow import assignments as assignments_mod
+from jaxko.workflow import reviewers
 from jaxko.workflow.documents import Document
 from jaxko import check
 from jaxko import paths
@@ -630,6 +631,7 @@ class Decision:
     keys: tuple[str, ...]
     verdict: str
     kind: Kind
+    warnings: tuple[str, ...] = ()   # what CI may still refuse (see reviewers.approval_identity)
 
 
 def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] | None,
@@ -642,6 +644,9 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
     person's approval over an AI pass keeps the AI pass); one of the same kind is
     replaced, its verdict kept in the new record's history. ``all_clean`` takes the
     messages waiting for this kind of reviewer, without error findings and not rejected.
+    A person's record (kind person or self) is refused where the local git identity is
+    not the reviewer nor listed for the reviewer in ``reviewers.yaml``, the check
+    ``jaxko review voided`` makes in CI (:func:`reviewers.approval_identity`).
     """
     reviewer = reviewer.strip()
     if not reviewer:
@@ -690,6 +695,10 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             if reviewer.casefold() in translators_of(catalog, spans[key], translators):
                 raise UserError(f"{reviewer} translated message {key}; a second person reviews "
                                 "it (or a person passes --self to record a self-review)", *where)
+    warnings: list[str] = []
+    if kind is not Kind.AI_PASS:
+        warnings = reviewers.approval_identity(reviewer, catalog.parent,
+                                               reviews.parent / reviewers.ALLOWLIST_NAME)
     date = (today or dt.date.today()).isoformat()
     for key in chosen:
         msgstr = items[key].msgstr
@@ -700,7 +709,7 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             continue   # the same verdict again: the record stands as it was
         records.put(new.after(old))
     save_records(path, records)
-    return Decision(document.docname, tuple(chosen), verdict, kind)
+    return Decision(document.docname, tuple(chosen), verdict, kind, tuple(warnings))
 
 
 # --------------------------------------------------------------------------- interactive
@@ -729,8 +738,10 @@ def interactive(document: Document, reviews: Path, *, reviewer: str, ask, show,
             answer = ask("[a]pprove [r]eject [s]kip [e]dit [q]uit? ").strip().lower()[:1]
             try:
                 if answer == "a":
-                    decide(document, reviews, reviewer=reviewer, keys=[item.key], kind=kind,
+                    decision = decide(document, reviews, reviewer=reviewer, keys=[item.key], kind=kind,
                            allow_self=allow_self, assignments_path=assignments_path)
+                    for warning in decision.warnings:
+                        show(f"  warning: {warning}")
                     tally["approved"] += 1
                 elif answer == "r":
                     note = ask("note for the translator: ")
