@@ -499,6 +499,19 @@ class ReviewCounts:
         """검수 완료: every translated message has a person's current approval."""
         return self.translated > 0 and self.person == self.translated
 
+    @property
+    def state(self) -> str:
+        """One word for the document's review, the banner's vocabulary: ``complete``
+        (every translated message approved by a person), ``partial`` (some), ``ai`` (an
+        AI pass and no person), ``none``, ``untranslated``."""
+        if not self.translated:
+            return "untranslated"
+        if self.complete:
+            return "complete"
+        if self.person:
+            return "partial"
+        return "ai" if self.ai_pass_only else "none"
+
     def credits_of(self, *kinds: Kind) -> tuple[Credit, ...]:
         return tuple(c for c in self.credits if c.kind in kinds)
 
