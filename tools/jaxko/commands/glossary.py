@@ -38,9 +38,9 @@ def _register_validate(actions) -> None:
                     "rendering, most often).")
     parser.add_argument("file", nargs="?", type=Path,
                         help="glossary file (default: glossary/ko.yaml)")
-    parser.add_argument("--catalogs", nargs="+", type=Path, metavar="PATH",
-                        help="catalogs or folders to compare the renderings with "
-                             "(e.g. locale/ko)")
+    parser.add_argument("--catalogs", action="append", type=Path, metavar="PATH",
+                        help="a catalog or folder to compare the renderings with, e.g. "
+                             "locale/ko (repeatable)")
     parser.add_argument("--min-messages", type=int, default=5, metavar="N",
                         help="with --catalogs: how many messages make a term frequent "
                              "(default: 5)")
