@@ -338,3 +338,10 @@ def test_stats_and_banner_name_the_person_once_a_person_approved(project, capsys
     catalogs.save(po, catalog)
     assert text().endswith(f"reviewed by: 검수자; reviewer assigned: {AI} (in-review)")
     assert review_json()["state"] == "partial"
+    # the person approves the edit too: no AI pass is current any more, and the AI still
+    # assigned as reviewer is not shown as a reviewer to come (검수 예정 names people)
+    assert main(review_cmd(locale, "approve", "doc", "--all-clean", "--reviewer", "검수자")) == 0
+    assert text().endswith("역자 reviewed by: 검수자 (in-review; every translated message "
+                           "reviewed by a person)")
+    (item,) = stats.collect(locale).__iter__()
+    assert credit_parts(item) == ["번역: 역자", "검수: 검수자"]
