@@ -4,7 +4,9 @@ reviewer, a record whose hash does not match its text, a removed record."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import subprocess
 
 import pytest
@@ -44,9 +46,31 @@ def voided(capsys, locale, *extra: str) -> tuple[int, str]:
     return code, out.out
 
 
+@contextlib.contextmanager
+def git_identity(name: str):
+    """Git's user.name and user.email for the commands run inside (config of the
+    command's scope, over the repository's): a reviewer at their own work tree."""
+    saved = {k: os.environ.get(k) for k in ("GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0",
+                                             "GIT_CONFIG_VALUE_0", "GIT_CONFIG_KEY_1",
+                                             "GIT_CONFIG_VALUE_1")}
+    os.environ.update(GIT_CONFIG_COUNT="2", GIT_CONFIG_KEY_0="user.name", GIT_CONFIG_VALUE_0=name,
+                      GIT_CONFIG_KEY_1="user.email", GIT_CONFIG_VALUE_1=f"{name}@example.com")
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
 def approve(locale, reviewer: str, *extra: str) -> None:
-    assert main(["review", "approve", "doc", "--locale-dir", str(locale), "--reviewer", reviewer,
-                 *extra]) == 0
+    """An approval by ``reviewer`` at a work tree whose git identity is the reviewer's
+    (approval refuses another one; the tests below forge what comes after)."""
+    with git_identity(reviewer):
+        assert main(["review", "approve", "doc", "--locale-dir", str(locale), "--reviewer",
+                     reviewer, *extra]) == 0
 
 
 def records_file(locale):

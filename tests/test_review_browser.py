@@ -112,3 +112,66 @@ def test_the_page_opens_on_the_persons_queue_with_ai_pass_marks(pages):
         page.screenshot(path=str(ROOT / "_build" / "test-artifacts" / "review-page.png"),
                         full_page=True)
         browser.close()
+
+
+SEVERITY_PO = """\
+msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+#: doc.md:1
+msgid "JAX arrays are immutable, unlike NumPy arrays."
+msgstr "JAX arrays are immutable, unlike NumPy arrays."
+
+#: doc.md:3
+msgid "Use the function."
+msgstr "함수를 사용합니다. <script>alert(1)</script>"
+
+#: doc.md:5
+msgid "Hello world."
+msgstr "안녕하세요, 세계."
+"""
+
+
+def test_findings_are_labelled_and_counted_by_severity_hints_apart(tmp_path):
+    """Issue 44: the pages counted info hints as findings without saying so. A copied
+    English sentence (a hint, and a glossary warning), an active <script> (errors), a
+    clean message."""
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.is_file():
+        pytest.fail(f"{CHROMIUM} missing: run `make system-deps` (.ci/system-deps.sh)")
+    folder = tmp_path / "locale" / "ko" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "doc.po").write_text(SEVERITY_PO, encoding="utf-8")
+    out = tmp_path / "review"
+    assert main(["review", "html", "--outdir", str(out), "--locale-dir",
+                 str(tmp_path / "locale")]) == 0
+    copied, script, clean = (review.message_key(None, m) for m in (
+        "JAX arrays are immutable, unlike NumPy arrays.", "Use the function.", "Hello world."))
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        page = browser.new_page()
+        page.goto((out / "index.html").as_uri())
+        heads = [h.strip() for h in page.locator("thead th").all_inner_texts()]
+        assert heads[-3:] == ["검사 오류", "검사 경고", "검사 힌트"]
+        cells = [c.strip() for c in page.locator("tbody tr").first.locator("td").all_inner_texts()]
+        assert cells[-3:] == ["4", "1", "1"]
+        page.locator("tbody a").first.click()
+        assert page.url.endswith("/doc/doc.html")
+        assert page.locator("#severities").inner_text().startswith(
+            "검사 결과: 오류 4개 · 경고 1개 · 힌트 1개")
+        hint = page.locator(f"#m-{copied} li.finding-info")
+        assert hint.count() == 1 and hint.locator(".severity").inner_text() == "힌트"
+        assert "leftover.untranslated" in hint.inner_text()
+        assert page.locator(f"#m-{copied} li.finding-warning .severity").inner_text() == "경고"
+        labels = page.locator(f"#m-{script} li .severity").all_inner_texts()
+        assert labels and set(labels) == {"오류"}
+        # errors and warnings are the findings to fix: a hint alone would not pass the filter
+        page.check("#only-findings")
+        assert page.locator(f"#m-{script}").is_visible()
+        assert page.locator(f"#m-{copied}").is_visible()         # it has a warning too
+        assert not page.locator(f"#m-{clean}").is_visible()
+        assert page.locator(f"#m-{copied}").get_attribute("data-findings") == "1"
+        assert page.locator(f"#m-{copied}").get_attribute("data-hints") == "1"
+        browser.close()

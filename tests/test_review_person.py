@@ -285,3 +285,63 @@ def test_kinds_and_levels_have_one_label_each():
     msgstr_lines = {e.msgstr_line for e in pofile.parse(
         'msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr "b"\n', "x.po")}
     assert msgstr_lines == {2, 5}
+
+
+def test_stats_and_banner_name_the_person_once_a_person_approved(project, capsys):
+    """Issue 44: `jaxko stats` said "review: Claude (AI 2차 검토) (in-review)" for a page a
+    person had fully approved (the assigned reviewer and status of assignments.yaml)."""
+    from jaxko.site.status import credit_parts, review_text
+    from jaxko.workflow import stats
+
+    locale, catalog = project["locale"], project["catalog"]
+    (locale / "ko" / "assignments.yaml").write_text(
+        f'doc.md:\n  translator: 역자\n  reviewer: "{AI}"\n  status: in-review\n',
+        encoding="utf-8")
+
+    def text() -> str:
+        code, out, _ = run(capsys, "stats", "--locale-dir", str(locale))
+        assert code == 0
+        (line,) = [line for line in out.splitlines() if line.startswith("  doc ")]
+        return line
+
+    def review_json() -> dict:
+        code, out, _ = run(capsys, "stats", "--locale-dir", str(locale), "--format", "json")
+        (doc,) = json.loads(out)["documents"]
+        return doc["review"]
+
+    assert text().endswith(f"역자 reviewer assigned: {AI} (in-review)")   # nothing recorded
+    ai_pass_all(locale)
+    assert text().endswith(f"역자 AI pass: {AI} (in-review)")
+    assert "reviewed by" not in text() and review_json()["state"] == "ai"
+    # the Korean of one message changes: the AI pass on it is no longer current
+    po = catalogs.load(catalog)
+    po.find("Hello world.").msgstr = "안녕, 세계."
+    catalogs.save(po, catalog)
+    assert main(review_cmd(locale, "approve", "doc", "--all-clean", "--reviewer", "검수자")) == 0
+    line = text()
+    assert line.endswith(f"역자 reviewed by: 검수자; AI pass: {AI} (in-review; every translated "
+                         "message reviewed by a person)")
+    assert f"reviewer assigned: {AI}" not in line
+    data = review_json()
+    assert data["state"] == "complete" and data["person"] == data["translated"] == 2
+    assert [(r["name"], r["kind"]) for r in data["reviewed_by"]] == [
+        ("검수자", "person"), (AI, "ai-pass")]
+    code, out, _ = run(capsys, "stats", "--locale-dir", str(locale), "--format", "markdown")
+    assert f"| 역자 | 검수자; AI 검토: {AI} | 검토 중 |" in out
+    # the banner: 검수 완료 by the person; the AI named as an AI pass, never as 검수 (예정)
+    (item,) = stats.collect(locale).__iter__()
+    state, banner_line = review_text(item)
+    assert state == "complete" and banner_line.startswith("검수 완료: 검수자, ")
+    assert credit_parts(item) == ["번역: 역자", "검수: 검수자", f"AI 검토: {AI}"]
+    # a page not yet fully reviewed still names the assigned reviewer as assigned
+    po.find("Use the function.").msgstr = "함수를 쓰세요."
+    catalogs.save(po, catalog)
+    assert text().endswith(f"reviewed by: 검수자; reviewer assigned: {AI} (in-review)")
+    assert review_json()["state"] == "partial"
+    # the person approves the edit too: no AI pass is current any more, and the AI still
+    # assigned as reviewer is not shown as a reviewer to come (검수 예정 names people)
+    assert main(review_cmd(locale, "approve", "doc", "--all-clean", "--reviewer", "검수자")) == 0
+    assert text().endswith("역자 reviewed by: 검수자 (in-review; every translated message "
+                           "reviewed by a person)")
+    (item,) = stats.collect(locale).__iter__()
+    assert credit_parts(item) == ["번역: 역자", "검수: 검수자"]

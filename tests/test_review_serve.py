@@ -251,6 +251,9 @@ def test_a_person_reviews_in_the_browser_and_the_files_hold_what_the_commands_wr
     code, _, err = run_cli(capsys, "review", "approve", "notebook", "-m", edited,
                            "--reviewer", REVIEWER, "--locale-dir", str(locale))
     assert code == 2 and f"{REVIEWER} translated message {edited}" in err
+    git(project, "add", "-A")                        # the edit, committed; another person's
+    git(project, "commit", "-qm", "review and edit")  # work tree approves it
+    git(project, "config", "user.name", "다른검수자")
     assert main(["review", "approve", "notebook", "-m", edited, "--reviewer", "다른검수자",
                  "--locale-dir", str(locale)]) == 0
 

@@ -141,6 +141,7 @@ def test_git_blame_names_the_last_translator(project, capsys):
     args = ["review", "approve", "doc", "--locale-dir", str(locale), "-m", key_of("Hello world.")]
     assert main([*args, "--reviewer", "블레임"]) == 2
     assert "--self" in capsys.readouterr().err
+    subprocess.run(["git", "-C", str(locale), "config", "user.name", "다른사람"], check=True)
     assert main([*args, "--reviewer", "다른사람"]) == 0
 
 

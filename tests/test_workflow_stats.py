@@ -140,11 +140,11 @@ def test_text_and_markdown(capsys):
     assert main(["stats", "--locale-dir", str(STATS)]) == 0
     text = capsys.readouterr().out
     assert "# Getting started (시작하기)" in text
-    assert "index.rst" in text and "kim review: lee, park (in-review)" in text
+    assert "index.rst" in text and "kim reviewer assigned: lee, park (in-review)" in text
     assert "Total of all 3 documents: 5/13 messages translated" in text
     assert main(["stats", "--locale-dir", str(STATS), "--format", "markdown"]) == 0
     markdown = capsys.readouterr().out
-    assert "| 시작하기 | `index.rst` | 3 | 2 | 3 | 37.5% | 0.0% | 0.0% | kim | lee, park | 검토 중 |" in markdown
+    assert "| 시작하기 | `index.rst` | 3 | 2 | 3 | 37.5% | 0.0% | 0.0% | kim | lee, park (예정) | 검토 중 |" in markdown
 
 
 def test_document_stats_for_the_site():

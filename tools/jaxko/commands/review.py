@@ -54,7 +54,11 @@ def register(sub) -> None:
                                description="Refuses a message with open error findings of "
                                            "`jaxko check` and a reviewer who translated the "
                                            "message (assignments.yaml, git blame) unless "
-                                           "--self. A person's record is added beside an AI "
+                                           "--self, and a person's record (kind person, "
+                                           "self) whose reviewer the git identity is not nor "
+                                           "lists in reviewers.yaml (CI's `review voided` "
+                                           "would refuse it). A person's record is added "
+                                           "beside an AI "
                                            "pass's; a record of the same kind keeps the "
                                            "earlier verdict in its history.")
         p.add_argument("document", metavar="DOC")
@@ -218,6 +222,10 @@ def run_decide(args) -> int:
         keys=args.message, all_clean=getattr(args, "all_clean", False), verdict=args.verdict,
         kind=args.kind, allow_self=args.allow_self, note=getattr(args, "note", ""),
         assignments_path=assignments_mod.default_path(args.locale_dir, args.language))
+    import sys
+
+    for warning in decision.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     print(f"{decision.docname}: {len(decision.keys)} messages {decision.verdict} by "
           f"{args.reviewer} ({decision.kind.value}: {decision.kind.label})")
     return 0
@@ -370,6 +378,13 @@ def run_serve(args) -> int:
         review.git_user_name(args.locale_dir if args.locale_dir else paths.repo_root())
     if not reviewer.strip():
         raise UserError("no reviewer: pass --reviewer NAME or set `git config user.name`")
+    from jaxko.workflow import reviewers
+
+    reviews = review.reviews_dir(args.locale_dir, args.language)
+    for warning in reviewers.approval_identity(           # refused here, before the app starts
+            reviewer, next(iter(documents.values())).catalog.parent,
+            reviews.parent / reviewers.ALLOWLIST_NAME):
+        print(f"warning: {warning}", file=sys.stderr)
     app = review_serve.ReviewApp(
         documents, review.reviews_dir(args.locale_dir, args.language), reviewer=reviewer,
         assignments_path=assignments_mod.default_path(args.locale_dir, args.language))

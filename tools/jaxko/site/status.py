@@ -201,14 +201,15 @@ def translator_credit(item) -> str:
 def review_credits(item) -> list[str]:
     """``검수: A`` / ``역자 본인 검수: B`` / ``AI 검토: C``: who has current approvals on
     the page, under the label of their kind (one label per kind, every surface), then
-    the reviewers assigned who have recorded nothing yet (``검수 예정``)."""
+    the reviewers assigned who have recorded nothing yet (``검수 예정``; none once a
+    person reviewed every message: an assigned AI with no current pass is no 검수)."""
     found = []
     for kind in Kind:
         names = [c.name for c in item.review.credits_of(kind)]
         if names:
             found.append(f"{kind.label}: " + ", ".join(names))
     recorded = {c.name for c in item.review.credits}
-    planned = [n for n in item.reviewers if n not in recorded]
+    planned = [] if item.review.complete else [n for n in item.reviewers if n not in recorded]
     if planned:
         found.append("검수 예정: " + ", ".join(planned))
     return found

@@ -8,6 +8,10 @@
 * :func:`suggest` — frequent English words and phrases of the msgids that the glossary
   does not cover, each with how the catalogs currently render it: the input to the
   team's term discussions.
+* :func:`unused_renderings` — terms whose English occurs in many translated messages
+  while no catalog uses any of their renderings: most often a typo in the glossary
+  (컨테이너 → 컨테이너너), which no per-message check can see (every message then
+  merely lacks the rendering). ``jaxko glossary validate --catalogs`` warns of them.
 * :func:`export_csv`, :func:`export_tbx`, :func:`export_json` — the glossary for
   Poedit, Weblate and CAT tools.
 """
@@ -30,6 +34,70 @@ from jaxko.errors import UserError
 from jaxko.workflow import invariants
 
 _HANGUL = re.compile(r"[가-힣]+")
+
+
+# --------------------------------------------------------------------------- unused
+
+
+@dataclass(frozen=True)
+class Unused:
+    """A term used in many English messages whose renderings no catalog uses."""
+
+    term: glossary.Term
+    messages: int                      # translated messages whose msgid holds the term
+    example: tuple[str, int]           # (catalog, line) of the first of them
+
+    def format(self, path: str | Path) -> str:
+        shown = " or ".join(f"`{r}`" for r in self.term.renderings)
+        where = f"{self.example[0]}:{self.example[1]}"
+        return (f"{path}:{self.term.line}: warning: `{self.term.en}` occurs in {self.messages} "
+                f"translated messages (the first at {where}) but no catalog uses its rendering "
+                f"{shown}; check the rendering for a typo, or add the one the catalogs use")
+
+
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_BLANKS = re.compile(r"\s+")
+
+
+def unused_renderings(terms: glossary.Glossary, paths: Iterable[Path], *,
+                      min_messages: int = 5) -> list[Unused]:
+    """Terms (not kept in English, with renderings) whose English words occur, outside
+    inline code, in at least ``min_messages`` translated messages of the catalogs under
+    ``paths``, while none of their renderings occurs in any msgstr of those catalogs
+    (whitespace runs read as one space). Code blocks (msgids of several lines) and
+    messages outside a term's ``senses`` do not count."""
+    from jaxko.check import pofile
+    from jaxko.check.terms import TermMatcher
+
+    matcher = TermMatcher(terms)
+    counts: Counter = Counter()
+    first: dict[int, tuple[str, int]] = {}
+    korean_text: list[str] = []
+    for path in catalogs.iter_catalogs(paths):
+        for entry in pofile.read(path):
+            if entry.msgstr:
+                korean_text.append(_BLANKS.sub(" ", entry.msgstr))
+            if not entry.translated or "\n" in entry.msgid:
+                continue
+            english = _INLINE_CODE.sub(" ", entry.msgid)
+            lowered = english.lower()
+            for number in matcher.english_terms(english):
+                term = matcher.terms[number]
+                if term.senses and not any(re.search(rf"\b{re.escape(cue.lower())}\b", lowered)
+                                           for cue in term.senses):
+                    continue
+                counts[number] += 1
+                first.setdefault(number, (str(path), entry.msgstr_line))
+    text = "\n".join(korean_text)
+    found = []
+    for number, n in sorted(counts.items()):
+        term = matcher.terms[number]
+        if n < min_messages or term.keep or not term.renderings:
+            continue
+        if any(_BLANKS.sub(" ", r) in text for r in term.renderings):
+            continue
+        found.append(Unused(term, n, first[number]))
+    return sorted(found, key=lambda u: u.term.line)
 
 
 # --------------------------------------------------------------------------- rename

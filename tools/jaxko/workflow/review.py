@@ -35,6 +35,7 @@ from jaxko import catalogs
 from jaxko.check import pofile
 from jaxko.errors import UserError
 from jaxko.workflow import assignments as assignments_mod
+from jaxko.workflow import reviewers
 from jaxko.workflow.documents import Document
 from jaxko import check
 from jaxko import paths
@@ -498,6 +499,19 @@ class ReviewCounts:
         """검수 완료: every translated message has a person's current approval."""
         return self.translated > 0 and self.person == self.translated
 
+    @property
+    def state(self) -> str:
+        """One word for the document's review, the banner's vocabulary: ``complete``
+        (every translated message approved by a person), ``partial`` (some), ``ai`` (an
+        AI pass and no person), ``none``, ``untranslated``."""
+        if not self.translated:
+            return "untranslated"
+        if self.complete:
+            return "complete"
+        if self.person:
+            return "partial"
+        return "ai" if self.ai_pass_only else "none"
+
     def credits_of(self, *kinds: Kind) -> tuple[Credit, ...]:
         return tuple(c for c in self.credits if c.kind in kinds)
 
@@ -630,6 +644,7 @@ class Decision:
     keys: tuple[str, ...]
     verdict: str
     kind: Kind
+    warnings: tuple[str, ...] = ()   # what CI may still refuse (see reviewers.approval_identity)
 
 
 def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] | None,
@@ -642,6 +657,9 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
     person's approval over an AI pass keeps the AI pass); one of the same kind is
     replaced, its verdict kept in the new record's history. ``all_clean`` takes the
     messages waiting for this kind of reviewer, without error findings and not rejected.
+    A person's record (kind person or self) is refused where the local git identity is
+    not the reviewer nor listed for the reviewer in ``reviewers.yaml``, the check
+    ``jaxko review voided`` makes in CI (:func:`reviewers.approval_identity`).
     """
     reviewer = reviewer.strip()
     if not reviewer:
@@ -690,6 +708,10 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             if reviewer.casefold() in translators_of(catalog, spans[key], translators):
                 raise UserError(f"{reviewer} translated message {key}; a second person reviews "
                                 "it (or a person passes --self to record a self-review)", *where)
+    warnings: list[str] = []
+    if kind is not Kind.AI_PASS:
+        warnings = reviewers.approval_identity(reviewer, catalog.parent,
+                                               reviews.parent / reviewers.ALLOWLIST_NAME)
     date = (today or dt.date.today()).isoformat()
     for key in chosen:
         msgstr = items[key].msgstr
@@ -700,7 +722,7 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             continue   # the same verdict again: the record stands as it was
         records.put(new.after(old))
     save_records(path, records)
-    return Decision(document.docname, tuple(chosen), verdict, kind)
+    return Decision(document.docname, tuple(chosen), verdict, kind, tuple(warnings))
 
 
 # --------------------------------------------------------------------------- interactive
@@ -729,8 +751,10 @@ def interactive(document: Document, reviews: Path, *, reviewer: str, ask, show,
             answer = ask("[a]pprove [r]eject [s]kip [e]dit [q]uit? ").strip().lower()[:1]
             try:
                 if answer == "a":
-                    decide(document, reviews, reviewer=reviewer, keys=[item.key], kind=kind,
+                    decision = decide(document, reviews, reviewer=reviewer, keys=[item.key], kind=kind,
                            allow_self=allow_self, assignments_path=assignments_path)
+                    for warning in decision.warnings:
+                        show(f"  warning: {warning}")
                     tally["approved"] += 1
                 elif answer == "r":
                     note = ask("note for the translator: ")

@@ -34,14 +34,11 @@ import subprocess
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import yaml
-
 from jaxko.errors import UserError
-from jaxko.workflow import review
+from jaxko.workflow import review, reviewers
 from jaxko.workflow.documents import Document
 from jaxko.workflow.review import Kind, Record, Records
-
-ALLOWLIST_NAME = "reviewers.yaml"
+from jaxko.workflow.reviewers import ALLOWLIST_NAME, identities, load_allowlist  # noqa: F401
 
 
 @dataclass(frozen=True)
@@ -93,62 +90,6 @@ def _show(root: Path, revision: str, path: Path) -> str | None:
     relative = path.resolve().relative_to(root).as_posix()
     out = _git(["show", f"{revision}:{relative}"], root)
     return out.stdout if out.returncode == 0 else None
-
-
-_NOREPLY = re.compile(r"(?:\d+\+)?([^@\s]+)@users\.noreply\.github\.com", re.I)
-
-
-def identities(text: str) -> set[str]:
-    """The names a git author or GitHub login goes by, case-folded and exact: a name is
-    a name, a login a login, an e-mail address the whole address. Only a GitHub no-reply
-    address (``123+login@users.noreply.github.com``) also names its login, which GitHub
-    alone hands out; the local part of any other address (``hong`` of
-    ``hong@company.example``) names nobody: anyone can register that login."""
-    text = text.strip().strip("<>").strip()
-    if not text:
-        return set()
-    found = {text.casefold()}
-    noreply = _NOREPLY.fullmatch(text)
-    if noreply:
-        found.add(noreply.group(1).casefold())
-    return found
-
-
-def load_allowlist(text: str | None, path: Path) -> dict[str, set[str]]:
-    """``reviewer: [name, ...]``: who else may add a reviewer's records, case-folded."""
-    if not text:
-        return {}
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        raise UserError("not valid YAML; fix the reviewers list", path,
-                        mark.line + 1 if mark else None) from None
-    if not isinstance(data, dict):
-        raise UserError("expected `reviewer: [GitHub login or git author, ...]` entries", path, 1)
-    allow: dict[str, set[str]] = {}
-    for reviewer, names in data.items():
-        names = [names] if isinstance(names, str) else names
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise UserError(f"reviewer {reviewer!r}: expected a list of GitHub logins or git "
-                            "authors", path, _line_of(text, str(reviewer)))
-        allow[str(reviewer).casefold()] = set().union(*(identities(n) for n in names)) \
-            if names else set()
-    return allow
-
-
-def _line_of(text: str, key: str) -> int:
-    """The line of a top-level key of the allowlist, as YAML reads the key (quoted,
-    flow-style or not); 1 when it cannot be told."""
-    try:
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
-        return 1
-    if isinstance(node, yaml.MappingNode):
-        for key_node, _value in node.value:
-            if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
-                return key_node.start_mark.line + 1
-    return 1
 
 
 @dataclass
@@ -394,8 +335,7 @@ def _records_problems(root: Path, revision: str, path: Path, now: Records, then:
             if blame is None:
                 blame = _Blame.of(root, revision, path)
             by = blame.authors(*spans[(record.key, record.kind)])
-        accepted = identities(record.reviewer) | allowlist.get(record.reviewer.casefold(), set())
-        if by & accepted:
+        if by & reviewers.accepted(record.reviewer, allowlist):
             continue
         who = ", ".join(sorted(by)) or "someone else"
         found.append(Forged(

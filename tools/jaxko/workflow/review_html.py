@@ -4,10 +4,12 @@ One static page per document with translated messages (``doc/<docname>.html``): 
 Korean | findings | review records. A page opens on the person's queue (what no person
 has approved, AI-passed messages included, the AI pass marked with its notes and
 history), the same queue as ``jaxko review queue``; filters (the queue, AI pass only,
-with findings) work from a file or a CI artifact without a server. Each message shows
+with errors or warnings) work from a file or a CI artifact without a server. Findings of
+``jaxko check`` are labelled by severity (오류, 경고, 힌트); an info hint is shown as a
+hint and counted apart, never as a finding to fix. Each message shows
 its catalog line (the msgstr line, as ``jaxko check``) and a changed message its word
 diff against the Korean approved before. ``index.html`` lists the documents with the
-three review levels.
+three review levels and the findings by severity.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ STATE_KO = {"reviewed": review.Level.PERSON.label, "unreviewed": review.Level.NO
             "ai-passed": review.Level.AI_PASS.label, "changed": "승인 후 바뀜",
             "rejected": "거부됨", "fuzzy": "퍼지(원문 바뀜)"}
 VERDICT_KO = {review.APPROVED: "승인", review.REJECTED: "거부"}
+# `jaxko check` severities as the pages label them; info is a hint (`--show-info`)
+SEVERITY_KO = {"error": "오류", "warning": "경고", "info": "힌트"}
+SEVERITIES = tuple(SEVERITY_KO)
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; }
@@ -38,7 +43,8 @@ tr.state-changed td, tr.state-fuzzy td { background: #fff7e0; }
 tr.state-rejected td.state { background: #fde8e8; }
 del { background: #fdd; } ins { background: #dfd; text-decoration: none; }
 .was { color: #666; font-size: .9em; }
-.finding-error { color: #b00; } .finding-warning { color: #a60; }
+.finding-error { color: #b00; } .finding-warning { color: #a60; } .finding-info { color: #555; }
+.severity { font-size: .85em; border: 1px solid currentColor; border-radius: 3px; padding: 0 .2em; }
 .record { margin: .3em 0 0; } .record-ai-pass .kind { background: #e8f0fe; padding: 0 .3em; }
 .record-stale { color: #777; } .history { color: #555; font-size: .9em; margin: .2em 0 0 1em; }
 .level { font-weight: bold; }
@@ -69,7 +75,17 @@ class PageSummary:
     docname: str
     counts: review.ReviewCounts
     waiting: int           # in the person's queue
-    findings: int
+    severities: dict       # `jaxko check` findings by severity (error, warning, info)
+
+    @property
+    def findings(self) -> int:
+        """Findings to fix: errors and warnings (info hints are counted apart)."""
+        return self.severities.get("error", 0) + self.severities.get("warning", 0)
+
+
+def by_severity(found: list) -> dict[str, int]:
+    """``{"error": n, "warning": n, "info": n}`` of a list of findings."""
+    return {severity: sum(1 for f in found if f.severity == severity) for severity in SEVERITIES}
 
 
 def _diff_html(old: str, new: str) -> str:
@@ -129,8 +145,11 @@ def message_cells(item: review.Item, found: list) -> tuple[str, str, str, str]:
     if item.previous_msgid is not None:
         english += f'<div class="was">이전 원문: {escape(item.previous_msgid)}</div>'
     cell = f'<span class="level">{escape(heading(item))}</span>{_records_html(item)}'
-    listed = "".join(f'<li class="finding-{escape(f.severity)}">{escape(f.rule)}: '
-                     f'{escape(f.message)}</li>' for f in found)
+    order = {severity: n for n, severity in enumerate(SEVERITIES)}
+    listed = "".join(f'<li class="finding-{escape(f.severity)}"><span class="severity">'
+                     f'{escape(SEVERITY_KO.get(f.severity, f.severity))}</span> '
+                     f'{escape(f.rule)}: {escape(f.message)}</li>'
+                     for f in sorted(found, key=lambda f: order.get(f.severity, len(order))))
     return english, korean, listed, cell
 
 
@@ -149,12 +168,15 @@ def render_page(doc: Document, items: list[review.Item],
         if github:
             line_link += f' (<a href="{escape(github)}#L{item.line}">GitHub</a>)'
         waiting = "1" if item.waiting_for(review.Kind.PERSON) else "0"
+        counts = by_severity(found)
         rows.append(f'<tr class="message state-{state}" data-state="{state}" '
                     f'data-level="{level.key}" data-waiting="{waiting}" '
-                    f'data-findings="{len(found)}" id="m-{item.key}">'
+                    f'data-findings="{counts["error"] + counts["warning"]}" '
+                    f'data-hints="{counts["info"]}" id="m-{item.key}">'
                     f'<td>{english}</td><td>{korean}</td><td><ul>{listed}</ul></td>'
                     f'<td class="state">{cell}</td><td>{line_link}<br><code>{item.key}</code></td></tr>')
     queue = sum(1 for i in shown if i.waiting_for(review.Kind.PERSON))
+    total = by_severity([f for i in shown for f in findings.get((i.msgctxt, i.msgid), [])])
     return f"""<!DOCTYPE html>
 <html lang="ko"><head><meta charset="utf-8"><title>검토: {escape(doc.docname)}</title>
 <style>{STYLE}</style></head><body>
@@ -164,8 +186,9 @@ def render_page(doc: Document, items: list[review.Item],
 AI 검토 기록은 <span class="kind">{review.Kind.AI_PASS.label}</span>로 표시합니다. 검수: <code>jaxko review approve {escape(doc.docname)} -m ID --reviewer 이름</code></p>
 <p><label><input type="checkbox" id="only-waiting" checked> 사람 검수 대기만</label>
 <label><input type="checkbox" id="only-ai"> AI 검토만 거친 것만</label>
-<label><input type="checkbox" id="only-findings"> 검사 결과 있는 것만</label>
+<label><input type="checkbox" id="only-findings"> 오류·경고 있는 것만</label>
 표시: <span id="shown">{len(shown)}</span> / {len(shown)}</p>
+<p id="severities">{escape(severity_text(total))}</p>
 <table><colgroup><col style="width:28%"><col style="width:28%"><col style="width:16%">
 <col style="width:18%"><col style="width:10%"></colgroup>
 <thead><tr><th>영어 원문</th><th>한국어 번역</th><th>검사 결과</th><th>검토 상태</th><th>카탈로그</th></tr></thead>
@@ -175,6 +198,12 @@ AI 검토 기록은 <span class="kind">{review.Kind.AI_PASS.label}</span>로 표
 <script>{SCRIPT}</script>
 </body></html>
 """
+
+
+def severity_text(counts: dict[str, int]) -> str:
+    """``검사 결과: 오류 1개 · 경고 2개 · 힌트 5개(참고용: 고치지 않아도 됩니다)``."""
+    return ("검사 결과: " + " · ".join(f"{SEVERITY_KO[s]} {counts.get(s, 0)}개" for s in SEVERITIES)
+            + "(힌트는 참고용: 고치지 않아도 됩니다)")
 
 
 def page_name(docname: str) -> str:
@@ -188,16 +217,20 @@ def render_index(pages: list[PageSummary]) -> str:
         f'<tr><td><a href="{escape(page_name(p.docname))}">{escape(p.docname)}</a></td>'
         f'<td>{p.counts.translated}</td>'
         + "".join(f'<td class="level-{level.key}">{p.counts.count(level)}</td>' for level in levels)
-        + f'<td>{p.waiting}</td><td>{p.findings}</td></tr>'
+        + f'<td>{p.waiting}</td>'
+        + "".join(f'<td class="severity-{s}">{p.severities.get(s, 0)}</td>' for s in SEVERITIES)
+        + '</tr>'
         for p in pages)
     heads = "".join(f"<th>{level.label}</th>" for level in levels)
+    severity_heads = "".join(f"<th>검사 {SEVERITY_KO[s]}</th>" for s in SEVERITIES)
     return f"""<!DOCTYPE html>
 <html lang="ko"><head><meta charset="utf-8"><title>크로스 검토</title><style>{STYLE}</style></head>
 <body><h1>크로스 검토</h1>
 <p>문서마다 영어 원문, 한국어 번역, 검사 결과(jaxko check), 검토 기록을 나란히 보여 줍니다.
 사람 검수 대기: 어느 사람도 승인하지 않은 메시지(AI 검토만 거친 메시지 포함). 검토 방법:
 docs/review-guide.md.</p>
-<table><thead><tr><th>문서</th><th>번역</th>{heads}<th>사람 검수 대기</th><th>검사 결과</th></tr></thead>
+<p>검사 결과(jaxko check)는 심각도별로 셉니다: 오류와 경고는 고칠 것, 힌트는 참고용입니다.</p>
+<table><thead><tr><th>문서</th><th>번역</th>{heads}<th>사람 검수 대기</th>{severity_heads}</tr></thead>
 <tbody>
 {rows}
 </tbody></table></body></html>
@@ -247,6 +280,6 @@ def write_pages(documents: dict[str, Document], reviews: Path, outdir: Path, *,
         catalogs.write_text_atomic(target, html)
         pages.append(PageSummary(doc.docname, review.summarise(items),
                                  sum(1 for i in items if i.waiting_for(review.Kind.PERSON)),
-                                 sum(len(v) for v in findings.values())))
+                                 by_severity([f for v in findings.values() for f in v])))
     catalogs.write_text_atomic(outdir / "index.html", render_index(pages))
     return pages

@@ -73,6 +73,7 @@ class DocumentStats:
             "status": self.status,
             "since": self.assignment.since.isoformat() if self.assignment and self.assignment.since else None,
             "review": {**self.review.as_dict(),
+                       "state": self.review.state,
                        "reviewed_by": [{"name": c.name, "kind": c.kind.value,
                                         "kind_label": c.kind.label, "messages": c.messages,
                                         "last_date": c.last_date}
@@ -291,15 +292,39 @@ def report(items: list[DocumentStats], filtered: str = "") -> Report:
 # --------------------------------------------------------------------------- output
 
 
+def review_names(item: DocumentStats) -> tuple[list[str], list[str], list[str]]:
+    """(people, AI passes, assigned without records) of a document, from its records:
+    the people with current approvals (a self-review marked ``(self)``), the AI passes
+    with current approvals (never among the people), and the reviewers assignments.yaml
+    names who have recorded nothing yet (none once a person reviewed every message)."""
+    people = [c.name for c in item.review.credits_of(review_mod.Kind.PERSON)] + \
+        [f"{c.name} (self)" for c in item.review.credits_of(review_mod.Kind.SELF)]
+    ai = [c.name for c in item.review.credits_of(review_mod.Kind.AI_PASS)]
+    recorded = {c.name for c in item.review.credits}
+    planned = [] if item.review.complete else [n for n in item.reviewers if n not in recorded]
+    return people, ai, planned
+
+
 def _who(item: DocumentStats) -> str:
-    if item.assignment is None:
-        return ""
+    """``kim reviewed by: lee; AI pass: Claude; reviewer assigned: park (in-review)``."""
     parts = []
     if item.translators:
         parts.append(", ".join(item.translators))
-    if item.reviewers:
-        parts.append("review: " + ", ".join(item.reviewers))
-    parts.append(f"({item.status})")
+    people, ai, planned = review_names(item)
+    named = []
+    if people:
+        named.append("reviewed by: " + ", ".join(people))
+    if ai:
+        named.append("AI pass: " + ", ".join(ai))
+    if planned:
+        named.append("reviewer assigned: " + ", ".join(planned))
+    if named:
+        parts.append("; ".join(named))
+    if item.assignment is not None:
+        if item.review.complete and item.status != "done":
+            parts.append(f"({item.status}; every translated message reviewed by a person)")
+        else:
+            parts.append(f"({item.status})")
     return " ".join(parts)
 
 
@@ -376,7 +401,7 @@ def format_markdown(rep: Report) -> str:
             lines.append(f"| {section.title_ko} | `{item.document.source}` | {c.translated} | "
                          f"{c.fuzzy} | {c.untranslated} | {c.percent:.1f}% | "
                          f"{item.review.percent(person):.1f}% | {item.review.percent(ai):.1f}% | "
-                         f"{', '.join(item.translators)} | {', '.join(item.reviewers)} | {status} |")
+                         f"{', '.join(item.translators)} | {_review_cell(item)} | {status} |")
     t = rep.total
     r = rep.total_review
     scope = (f"목록의 문서 {len(rep.documents)}개: {rep.filtered}" if rep.filtered
@@ -390,6 +415,18 @@ def format_markdown(rep: Report) -> str:
     lines.append(f"**한국어 문장**: 영어와 다른 번역 {t.translated_prose}개 "
                  f"({t.percent_prose:.1f}%), 그대로 옮긴 코드·이름 {t.translated_copied}개")
     return "\n".join(lines)
+
+
+def _review_cell(item: DocumentStats) -> str:
+    """The markdown 검수 cell: the people who reviewed, AI passes named as such, and the
+    reviewers assigned who have recorded nothing (예정)."""
+    people, ai, planned = review_names(item)
+    cell = [", ".join(people)] if people else []
+    if ai:
+        cell.append("AI 검토: " + ", ".join(ai))
+    if planned:
+        cell.append(", ".join(planned) + " (예정)")
+    return "; ".join(cell)
 
 
 def format_json(rep: Report) -> str:

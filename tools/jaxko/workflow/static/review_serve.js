@@ -182,6 +182,9 @@
     note.focus();
   }
 
+  // the severities as the static review pages label them (review_html.SEVERITY_KO)
+  const SEVERITY_KO = {error: '오류', warning: '경고', info: '힌트'};
+
   function showFindings(list, findings) {
     list.replaceChildren();
     if (!findings.length) {
@@ -193,7 +196,10 @@
     for (const finding of findings) {
       const item = document.createElement('li');
       item.className = 'finding-' + finding.severity;
-      item.textContent = finding.rule + ': ' + finding.message;
+      const label = document.createElement('span');
+      label.className = 'severity';
+      label.textContent = SEVERITY_KO[finding.severity] || finding.severity;
+      item.append(label, ' ' + finding.rule + ': ' + finding.message);
       list.appendChild(item);
     }
   }
