@@ -538,7 +538,7 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
             result.missing = read_report(state.doctrees)
         if checked is not None:
             result.check_errors = [f for f in checked.findings if f.severity == "error"]
-            result.check_warnings = sum(1 for f in checked.findings if f.severity != "error")
+            result.check_warnings = sum(1 for f in checked.findings if f.severity == "warning")
             result.translated_at = catalog_locations(
                 [w for w in warnings if accepted_reason(w) is None], srcdir, original_locale,
                 language)
