@@ -303,7 +303,7 @@ def relevant_pages(outdir: Path, words: tuple[str, ...], texts: dict[str, str]) 
 
 
 def run_queries(outdir: Path, queries: list[str]) -> dict[str, list[str]]:
-    proc = subprocess.run(["node", str(ROOT / "benchmarks" / "search_queries.js"), str(outdir)],
+    proc = subprocess.run(["node", str(ROOT / "benchmarks" / "search_rank.js"), str(outdir)],
                           input=json.dumps(queries, ensure_ascii=False), capture_output=True,
                           text=True, check=True)
     return json.loads(proc.stdout)
@@ -328,7 +328,7 @@ def bench_search(locale: Path) -> list[str]:
     theirs = run_queries(fallback, all_queries)
     lines = ["### Korean search recall\n",
              f"{len(all_queries)} queries, Sphinx's searchtools.js in Node "
-             "(`benchmarks/search_queries.js`) against each build's searchindex.js.\n",
+             "(`benchmarks/search_rank.js`) against each build's searchindex.js.\n",
              "| query kind | queries | with relevant pages | recall, jaxko Korean search | "
              "recall, Sphinx fallback | precision, jaxko | precision, fallback |",
              "|---|---:|---:|---:|---:|---:|---:|"]
