@@ -30,8 +30,13 @@ def setup(tmp_path: Path, forbidden: bool = True) -> tuple[Path, Path]:
 def _run(catalog: Path, glossary: Path, cache: Path, *extra: str):
     """The real CLI in a subprocess, with its imports listed (``-X importtime``)."""
     env = dict(os.environ, JAXKO_CACHE_DIR=str(cache))
+    # The source docs named, as an editor's hook would: without them a checkout that has
+    # not staged the upstream reads the pin (tomllib) to find the offline copy.
+    sources = catalog.parent / "docs"
+    sources.mkdir(exist_ok=True)
     return subprocess.run([sys.executable, "-X", "importtime", "-m", "jaxko", "check",
-                           str(catalog), "--glossary", str(glossary), "--format", "json", *extra],
+                           str(catalog), "--glossary", str(glossary), "--format", "json",
+                           "--source-dir", str(sources), *extra],
                           env=env, capture_output=True, text=True, cwd=catalog.parent)
 
 

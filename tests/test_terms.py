@@ -187,7 +187,8 @@ def test_suggest_writes_entries_that_glossary_validate_accepts(tmp_path, glossar
     suggested.write_text(proc.stdout, encoding="utf-8")
     entries = {t["en"]: t for t in yaml.safe_load(proc.stdout)["terms"]}
     assert entries["checkpoint"]["ko"] == "체크포인트"
-    assert re.match(r"jaxko terms: 체크포인트 in 1[0-6] of 1[0-6] messages$",
+    # The aligner samples: a stray minority rendering may be named after the counts.
+    assert re.match(r"jaxko terms: 체크포인트 in 1[0-6] of 1[0-6] messages(?: \(also [^)]*\))?$",
                     entries["checkpoint"]["note"])
     assert "device" not in entries  # already in the glossary
     valid = run_jaxko("glossary", "validate", str(suggested))
