@@ -71,8 +71,11 @@ test-fast: setup  ## the unit tier only (no Sphinx build, notebook or browser)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q -m "not integration"
 
 # The newest toolchain the registry serves for the newest Python here (3.13 where
-# installed): Sphinx, MyST, docutils and the theme unpinned, the toolchain tier of tests.
-NEWEST_PYTHON ?= $(shell command -v python3.13 || command -v python3.12 || command -v $(PYTHON))
+# installed, pyenv's included; a shim that does not run is skipped): Sphinx, MyST,
+# docutils and the theme unpinned, the toolchain tier of tests.
+NEWEST_PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13 \
+	python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12 $(PYTHON) python3; do \
+	$$p -c 'import sys' >/dev/null 2>&1 && { command -v $$p; break; }; done)
 NEWEST := .venv-newest
 NEWEST_TESTS := tests/test_site_speedups.py tests/test_site_toolchain_compat.py tests/test_site.py \
 	tests/test_site_browser.py tests/test_site_navigation.py tests/test_site_i18n_costs.py \
