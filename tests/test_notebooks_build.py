@@ -256,7 +256,7 @@ def badge_docs(tmp_path_factory) -> tuple[Path, list[polib.POEntry]]:
     notebook.cells.append(nbformat.v4.new_markdown_cell(BADGE_CELL, id="badges"))
     nbformat.write(notebook, str(docs / "tiny.ipynb"))
     result = extract.extract(root=ROOT, srcdir=docs, outdir=base / "pot")
-    assert result.warnings == []
+    assert result.unexpected == []  # (a newer toolchain's speedups notice is accepted)
     cell = len(notebook.cells)  # occurrences are tiny.ipynb:<cell * 10000 + line>
     messages = [e for e in polib.pofile(str(base / "pot" / "tiny.pot"))
                 if any(int(line) // 10000 == cell for _name, line in e.occurrences)]
@@ -363,7 +363,7 @@ def test_json_report(project, jaxko):
 def test_fixture_catalogs_match_what_sphinx_extracts(project, tmp_path, root):
     """The hand-translated fixture catalogs hold exactly Sphinx's messages for the docs."""
     result = extract.extract(root=root, srcdir=DOCS, outdir=tmp_path / "pot")
-    assert result.warnings == []
+    assert result.unexpected == []  # (a newer toolchain's speedups notice is accepted)
     for pot in (tmp_path / "pot").rglob("*.pot"):
         rel = pot.relative_to(tmp_path / "pot").with_suffix(".po")
         extracted = {e.msgid for e in polib.pofile(str(pot))}
