@@ -374,8 +374,9 @@ def rendering_of(item: Analysed, positions: range) -> Rendering | None:
         if t in targets and s not in positions and s < len(item.words) \
                 and item.words[s] not in STOPWORDS:
             return None  # the same Korean word renders another English word too
-    # A noun next to the run that the aligner linked to nothing belongs to it (부분 of
-    # 부분 집합, 체크 of 체크포인트, which Kiwi reads as two nouns).
+    # A noun in the same written word as the run, or one a space away that the aligner
+    # linked to nothing, belongs to it (체크 of 체크포인트, which Kiwi reads as two nouns;
+    # 부분 of 부분 집합).
     aligned = {t for _, t in item.links}
     morphs = item.morphs
     while first > 0 and _joins(morphs[first - 1], morphs[first], aligned, first - 1, item.text):
@@ -398,11 +399,16 @@ def rendering_of(item: Analysed, positions: range) -> Rendering | None:
 
 
 def _joins(morph: Morph, neighbour: Morph, aligned: set, index: int, text: str) -> bool:
-    """Whether an unaligned content morpheme next to a rendering is part of it."""
-    if index in aligned or not morph.content or morph.verbal:
+    """Whether a content morpheme next to a rendering is part of it: one written in the
+    same word (no space between: 체크 of 체크포인트, 순 of 순방향, whatever the aligner
+    linked it to; a Korean word is not split into two renderings), or an unaligned one
+    a single space away (부분 of 부분 집합)."""
+    if not morph.content or morph.verbal:
         return False
     gap = text[min(morph.end, neighbour.end):max(morph.start, neighbour.start)]
-    return not gap.strip() and len(gap) <= 1
+    if not gap:
+        return True
+    return index not in aligned and not gap.strip() and len(gap) <= 1
 
 
 _IDIOMS = tuple(tuple(lemma(w) for w in idiom.split()) for idiom in IDIOMS)
