@@ -444,6 +444,13 @@ _VERB_TAGS = frozenset({"VV", "VA", "XSV", "XSA", "VCP"})
 _CONJUGATED_ENDINGS = ("다", "니", "된", "한", "는", "은", "운", "게", "고", "서", "며", "면", "여")
 
 
+def is_modifier(word: str) -> bool:
+    """Whether Kiwi reads ``word`` as ending in a modifier or final ending or a particle
+    (구체적인, 지정된, 배열의): an inflected word, not a noun."""
+    tokens = _kiwi().tokenize(word)
+    return bool(tokens) and (tokens[-1].tag in ("ETM", "EF") or tokens[-1].tag.startswith("J"))
+
+
 def term_shape_problem(text: str, pos: str | None = None) -> str | None:
     """Why ``text`` cannot be a glossary rendering, or None.
 

@@ -9,8 +9,8 @@ symmetrised with grow-diag) over:
   drops code, literals, URLs, math, HTML and role/link targets; link text stays),
   lower-cased and lemmatised simply (plural and a few irregular forms); words with
   digits, underscores or dots are code and never count;
-* Korean: Kiwi's morphemes of the same masked msgstr; the glossary's one-word
-  renderings are taught to Kiwi so 컴파일 stays one morpheme.
+* Korean: Kiwi's morphemes of the same masked msgstr; every word of the glossary's
+  renderings is taught to Kiwi so 컴파일 and 순방향 stay one morpheme.
 
 An English *term* is a run of one to three content words (no stopword, within one
 clause). Its *rendering* in a message is the contiguous run of Korean content
@@ -295,8 +295,12 @@ def analyse(pairs: list[Pair], glossary: Glossary | None, cache_dir: Path | None
     analysed before (keyed by content; the catalog paths and lines are not part of
     it, so they are taken from ``pairs``). The cache is JSON, read with a check of its
     shape: a damaged or foreign file is a cold start, never trusted code."""
-    words_known = sorted({r for t in (glossary.terms if glossary else ()) for r in t.renderings
-                          if " " not in r})
+    # Every word of every rendering, so 순방향 of 순방향 모드 and 고차 of 고차 프리미티브
+    # stay one noun (Kiwi alone reads 순/MAG 방향 and 고/EC 차/VA); modifiers (구체적인 of
+    # 구체적인 값) stay inflected words.
+    words_known = sorted({word for t in (glossary.terms if glossary else ())
+                          for r in t.renderings for word in r.split()
+                          if " " not in r or not korean.is_modifier(word)})
     key = _cache_key(pairs, words_known)
     cached = cache_dir / f"{key}.json" if cache_dir is not None else None
     if cached is not None and cached.is_file():
