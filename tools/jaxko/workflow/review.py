@@ -26,7 +26,7 @@ import hashlib
 import subprocess
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, NamedTuple
 
 import polib
 import yaml
@@ -571,31 +571,73 @@ def error_findings(catalog: Path) -> dict[str, list[str]]:
 NOT_COMMITTED = "Not Committed Yet"   # git blame's author of a line changed in the work tree
 
 
-def blame_authors(catalog: Path, first_line: int, last_line: int) -> list[str]:
+class BlamedLine(NamedTuple):
+    """Who wrote one line of a file, as ``git blame`` says."""
+
+    author: str
+    mail: str          # without the angle brackets
+    time: int          # author time, seconds since the epoch
+    committed: bool    # False: changed in the work tree, not committed yet
+
+
+def blame_lines(folder: Path, path: str, since: str | None = None) -> dict[int, BlamedLine] | None:
+    """Each line of ``path`` (relative to ``folder``) with its author, from one ``git
+    blame --porcelain`` of the whole file; with ``since``, only the lines written after
+    that revision. None where git cannot blame the file (no git, not tracked)."""
+    args = ["git", "blame", "--porcelain", *([f"{since}.."] if since else []), "--", path]
+    try:
+        out = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    commits: dict[str, dict[str, str]] = {}
+    lines: dict[int, BlamedLine] = {}
+    current = ""
+    final_line = 0
+    for raw in out.stdout.split("\n"):
+        if raw.startswith("\t"):
+            info = commits[current]
+            # A boundary commit is older than `since`; without `since` it is the root
+            # commit, whose lines count.
+            if not (since and "boundary" in info):
+                lines[final_line] = BlamedLine(
+                    info.get("author", ""), info.get("author-mail", "").strip("<>"),
+                    int(info.get("author-time", "0") or 0), set(current) != {"0"})
+            continue
+        head, _, rest = raw.partition(" ")
+        parts = raw.split(" ")
+        if len(parts) >= 3 and len(head) == 40 and all(c in "0123456789abcdef" for c in head):
+            current, final_line = head, int(parts[2])
+            commits.setdefault(current, {})
+        elif current and head in ("author", "author-mail", "author-time", "boundary"):
+            commits[current][head] = rest
+    return lines
+
+
+def blame_authors(catalog: Path, first_line: int, last_line: int,
+                  blamed: dict[int, BlamedLine] | None = None) -> list[str]:
     """Authors (git blame) of lines of a catalog, newest first; [] without git.
+    ``blamed``: the catalog's :func:`blame_lines`, when the caller asks about many spans.
 
     A line changed in the work tree and not committed yet is the work of whoever this
     work tree belongs to (``git config user.name``): a reviewer who edited a message
     (in an editor or in ``jaxko review serve``) is its last translator before the
     commit as much as after it."""
-    try:
-        out = subprocess.run(["git", "blame", "--porcelain", "-L", f"{first_line},{last_line}",
-                              "--", catalog.name], cwd=catalog.parent, capture_output=True,
-                             text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    if out.returncode != 0:
-        return []
+    if blamed is None:
+        blamed = blame_lines(catalog.parent, catalog.name) or {}
     stamps: dict[str, int] = {}
-    author = None
-    for line in out.stdout.split("\n"):
-        if line.startswith("author "):
-            author = line[7:]
-        elif line.startswith("author-time ") and author is not None:
-            stamps[author] = max(stamps.get(author, 0), int(line[12:]))
-    if NOT_COMMITTED in stamps:
+    uncommitted = False
+    for number in range(first_line, last_line + 1):
+        line = blamed.get(number)
+        if line is None:
+            continue
+        if not line.committed:
+            uncommitted = True
+        else:
+            stamps[line.author] = max(stamps.get(line.author, 0), line.time)
+    if uncommitted:
         here = git_user_name(catalog.parent)
-        stamps.pop(NOT_COMMITTED)
         if here:   # newer than any commit, whatever the clocks say
             stamps[here] = max(stamps.values(), default=0) + 1
     return sorted(stamps, key=lambda name: -stamps[name])
@@ -616,13 +658,14 @@ def message_spans(catalog: Path) -> dict[str, tuple[int, int]]:
     return {message_key(e.msgctxt, e.msgid): (e.line, e.last_line) for e in pofile.read(catalog)}
 
 
-def translators_of(catalog: Path, span: tuple[int, int], assigned: set[str]) -> set[str]:
+def translators_of(catalog: Path, span: tuple[int, int], assigned: set[str],
+                   blamed: dict[int, BlamedLine] | None = None) -> set[str]:
     """Who translated a message, case-folded: the document's assigned translators and the
     newest author (git blame; a line not committed yet is the git user's) of the
     message's lines. A person's review by one of them is no second person's: ``review
     approve`` (and the review app) refuses to record it, and ``review voided``
     (:mod:`jaxko.workflow.review_audit`) refuses such a record written by hand."""
-    return set(assigned) | {a.casefold() for a in blame_authors(catalog, *span)[:1]}
+    return set(assigned) | {a.casefold() for a in blame_authors(catalog, *span, blamed)[:1]}
 
 
 def last_translated_by(catalog: Path, reviewer: str, keys: Iterable[str]) -> set[str]:
@@ -633,7 +676,9 @@ def last_translated_by(catalog: Path, reviewer: str, keys: Iterable[str]) -> set
         return set()
     spans = message_spans(catalog)
     name = reviewer.strip().casefold()
-    return {key for key in wanted if key in spans and name in translators_of(catalog, spans[key], set())}
+    blamed = blame_lines(catalog.parent, catalog.name) or {}
+    return {key for key in wanted
+            if key in spans and name in translators_of(catalog, spans[key], set(), blamed)}
 
 
 @dataclass(frozen=True)
@@ -695,6 +740,7 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
         assignment = assignments_mod.load(assignments_path).for_docname(document.docname)
     translators = {n.casefold() for n in (assignment.translators if assignment else ())}
     spans = message_spans(catalog)
+    blamed = None
     for key in chosen:
         item = items[key]
         where = (catalog, item.line)
@@ -705,7 +751,9 @@ def decide(document: Document, reviews: Path, *, reviewer: str, keys: list[str] 
             raise UserError(f"message {key} has open errors ({errors[key][0]}); fix them and "
                             "run `jaxko check` before approving", *where)
         if verdict == APPROVED and kind is not Kind.SELF:
-            if reviewer.casefold() in translators_of(catalog, spans[key], translators):
+            if blamed is None:   # one blame of the file for every message
+                blamed = blame_lines(catalog.parent, catalog.name) or {}
+            if reviewer.casefold() in translators_of(catalog, spans[key], translators, blamed):
                 raise UserError(f"{reviewer} translated message {key}; a second person reviews "
                                 "it (or a person passes --self to record a self-review)", *where)
     warnings: list[str] = []

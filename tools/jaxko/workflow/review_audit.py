@@ -29,7 +29,6 @@ matched exactly: an e-mail address is not the login of its local part.
 
 from __future__ import annotations
 
-import re
 import subprocess
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -105,37 +104,15 @@ class _Blame:
         for key in ("user.name", "user.email"):
             value = _git(["config", key], root).stdout.strip()
             local |= identities(value)
-        out = _git(["blame", "--porcelain", f"{revision}..", "--", relative], root)
-        if out.returncode != 0:   # a file git does not know yet: written here, by this user
+        blamed = review.blame_lines(root, relative, since=revision)
+        if blamed is None:   # a file git does not know yet: written here, by this user
             tracked = _git(["ls-files", "--error-unmatch", "--", relative], root)
             if tracked.returncode != 0:
                 total = path.read_text(encoding="utf-8").count("\n") + 1
                 return cls({n: set(local) for n in range(1, total + 1)})
             return cls({})
-        commits: dict[str, dict] = {}
-        lines: dict[int, set[str]] = {}
-        current = None
-        final_line = 0
-        for raw in out.stdout.split("\n"):
-            if raw.startswith("\t"):
-                info = commits[current]
-                if not info.get("boundary"):
-                    if set(current) == {"0"}:
-                        lines[final_line] = set(local)
-                    else:
-                        lines[final_line] = identities(info.get("author", "")) | \
-                            identities(info.get("author-mail", ""))
-                continue
-            parts = raw.split(" ")
-            if len(parts) >= 3 and re.fullmatch(r"[0-9a-f]{40}", parts[0]):
-                current = parts[0]
-                final_line = int(parts[2])
-                commits.setdefault(current, {})
-            elif current is not None and parts[0] in ("author", "author-mail"):
-                commits[current][parts[0]] = raw.split(" ", 1)[1] if " " in raw else ""
-            elif current is not None and parts[0] == "boundary":
-                commits[current]["boundary"] = True
-        return cls(lines)
+        return cls({number: identities(line.author) | identities(line.mail)
+                    if line.committed else set(local) for number, line in blamed.items()})
 
     def authors(self, first: int, last: int) -> set[str]:
         found: set[str] = set()
