@@ -66,7 +66,6 @@ def unused_renderings(terms: glossary.Glossary, paths: Iterable[Path], *,
     ``paths``, while none of their renderings occurs in any msgstr of those catalogs
     (whitespace runs read as one space). Code blocks (msgids of several lines) and
     messages outside a term's ``senses`` do not count."""
-    from jaxko.check import pofile
     from jaxko.check.terms import TermMatcher
 
     matcher = TermMatcher(terms)
@@ -74,7 +73,7 @@ def unused_renderings(terms: glossary.Glossary, paths: Iterable[Path], *,
     first: dict[int, tuple[str, int]] = {}
     korean_text: list[str] = []
     for path in catalogs.iter_catalogs(paths):
-        for entry in pofile.read(path):
+        for entry in catalogs.read(path):
             if entry.msgstr:
                 korean_text.append(_BLANKS.sub(" ", entry.msgstr))
             if not entry.translated or "\n" in entry.msgid:
