@@ -15,7 +15,7 @@ refuses every directive, is what the site build puts around a translated fragmen
 (:func:`no_directives`, used by :mod:`jaxko.site.gate`). The lookups are redirected
 with Sphinx's public dispatcher (``sphinx.util.docutils.CustomReSTDispatcher``, the one
 Sphinx puts around every document for its domains), never by rewriting docutils'
-tables; the reST inliner is a subclass of docutils' ``Inliner`` (:class:`_Inliner`).
+tables; the reST inliner is a subclass of docutils' ``Inliner`` (:func:`_inliner_class`).
 """
 
 from __future__ import annotations
