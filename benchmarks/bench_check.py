@@ -334,7 +334,8 @@ def stage_costs(files: list[Path], sources: Path):
     import gc
 
     from jaxko import glossary
-    from jaxko.check import cache, pofile
+    from jaxko import catalogs as pofile
+    from jaxko.check import cache
     from jaxko.check.registry import Record, stable_hash
     from jaxko.check.runner import Checker, checkable
 

@@ -1,7 +1,7 @@
 """Speed of the translators' workflow commands on the real narrative catalogs.
 
 * `jaxko stats` end to end (a fresh process, as a translator runs it); goal: under 1 s;
-* counting all catalogs with the line scanner (jaxko.workflow.poscan) vs polib;
+* counting all catalogs with the line scanner (jaxko.workflow.documents.scan, the fast reader) vs polib;
 * `jaxko fmt --check` on all catalogs;
 * `jaxko tm fill --dry-run` on a copy of the catalogs where every other message is
   "translated" (so the memory is large and near matching does real work).
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from jaxko import catalogs  # noqa: E402
-from jaxko.workflow import poscan  # noqa: E402
+from jaxko.workflow import documents  # noqa: E402
 
 CATALOGS = ROOT / "locale" / "ko" / "LC_MESSAGES"
 JAXKO = [sys.executable, "-m", "jaxko"]
@@ -70,7 +70,7 @@ def count_with_polib() -> int:
 
 
 def count_with_scanner() -> int:
-    return sum(poscan.scan(path).counts.messages for path in CATALOGS.rglob("*.po"))
+    return sum(documents.scan(path).counts.messages for path in CATALOGS.rglob("*.po"))
 
 
 def half_translated_copy(target: Path) -> int:
@@ -117,7 +117,7 @@ def main() -> int:
     print(f"| `jaxko stats` end to end, CPU | same | {stats_cpu:.2f} |")
     print(f"| of which: starting `jaxko` (all command modules), wall / CPU | `jaxko --version` | "
           f"{help_cli:.2f} / {help_cpu:.2f} |")
-    print(f"| counting all catalogs, line scanner | `poscan.scan` over all | {scanner:.3f} |")
+    print(f"| counting all catalogs, line scanner | `documents.scan` over all | {scanner:.3f} |")
     print(f"| counting all catalogs, polib (baseline) | `polib.pofile` over all | {polib_time:.3f} |")
     print(f"| format check of all catalogs | `jaxko fmt --check` | {fmt_check:.2f} |")
     print(f"| translation memory, {translated} remembered, rest filled | "

@@ -1,4 +1,4 @@
-"""The catalog verdict (`jaxko.poverdict.check_text`) on the synthetic check set.
+"""The catalog verdict (`jaxko.catalogs.check_text`) on the synthetic check set.
 
 `python benchmarks/bench_verdict.py`. Prints markdown for BENCHMARKS.md.
 
@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import polib  # noqa: E402
 
 import bench_check  # noqa: E402
-from jaxko import poverdict  # noqa: E402
+from jaxko import catalogs as verdict  # noqa: E402
 
-PREVIOUS = "d729aac"  # the commit that introduced jaxko.poverdict
+PREVIOUS = "d729aac"  # the commit that introduced the verdict (then jaxko/poverdict.py)
 
 
 def best(function, repeat: int = 5) -> float:
@@ -73,7 +73,7 @@ def main() -> int:
         rows.append((f"previous verdict ({PREVIOUS})",
                      best(lambda: [previous.check_text(text, path) for path, text in texts])))
     rows.append(("verdict (one grammar match, header checks)",
-                 best(lambda: [poverdict.check_text(text, path) for path, text in texts])))
+                 best(lambda: [verdict.check_text(text, path) for path, text in texts])))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     out = ["## Catalog verdict\n",
            f"Command: `.venv/bin/python benchmarks/bench_verdict.py`; {len(files)} synthetic "

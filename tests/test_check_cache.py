@@ -73,15 +73,16 @@ def test_consistency_reads_again_only_the_catalogs_whose_results_were_cached(cat
                                                                           monkeypatch):
     """The texts of a catalog checked in this run travel with its records; only a
     cached catalog (hashes only) is read again, and the findings are the same."""
-    from jaxko.check import consistency, pofile
+    from jaxko import catalogs as catalog_module
+    from jaxko.check import consistency
 
     read_again = []
 
     def counting_read(path):
         read_again.append(Path(path).name)
-        return pofile.read(path)
+        return catalog_module.read(path)
 
-    monkeypatch.setattr(consistency, "pofile", type("P", (), {"read": staticmethod(counting_read)}))
+    monkeypatch.setattr(consistency, "catalogs", type("P", (), {"read": staticmethod(counting_read)}))
     cold = check(catalogs, tmp_path / "cache")
     assert read_again == []
     warm = check(catalogs, tmp_path / "cache")

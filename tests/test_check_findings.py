@@ -14,7 +14,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from jaxko.check import pofile
+from jaxko import catalogs as pofile
 from jaxko.check.runner import Options, run
 
 FIXTURES = Path(__file__).parent / "fixtures" / "check"

@@ -12,6 +12,7 @@ from pathlib import Path
 import polib
 import pytest
 
+from jaxko import catalogs
 from jaxko.check import fix as fixing
 from jaxko.check.registry import Edit
 from jaxko.check.runner import Options, run
@@ -281,7 +282,7 @@ def test_an_ambiguous_case_keeps_its_finding(tmp_path, capsys, msgid, msgstr, ru
 def test_splice_keeps_every_other_byte():
     """Escapes, several string lines, CRLF line ends: only the edited characters move."""
     text = 'msgid "x"\r\nmsgstr ""\r\n"a\\"b\\\\c "\r\n"\\td"\r\n'
-    (start, end, line), = fixing.msgstr_spans(text).values()
+    (start, end, line), = catalogs.msgstr_spans(text).values()
     assert line == 2
     value = 'a"b\\c \td'
     assert fixing.splice(text, (start, end), [Edit(1, 2, "“")]) == \

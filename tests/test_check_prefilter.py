@@ -15,7 +15,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jaxko import glossary as glossary_model
-from jaxko.check import pofile, terms
+from jaxko import catalogs as pofile
+from jaxko.check import terms
 from jaxko.check.message import MYST, RST
 from jaxko.check.runner import Checker, Options, run
 

@@ -14,7 +14,7 @@ import polib
 import pytest
 
 from conftest import ROOT
-from jaxko.check import pofile
+from jaxko import catalogs as pofile
 from jaxko.cli import main
 
 

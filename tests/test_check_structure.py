@@ -153,7 +153,7 @@ def test_the_shared_machine_builds_what_docutils_builds(text):
 
 
 def test_the_shared_machine_builds_what_docutils_builds_on_the_committed_catalogs():
-    from jaxko.check import pofile
+    from jaxko import catalogs as pofile
     from jaxko.check.structure import parse_rst, recording
 
     compared = 0
@@ -179,8 +179,10 @@ def test_a_uri_search_skipped_where_one_could_match_is_caught(monkeypatch):
 
     from jaxko.check import structure
 
+    from docutils.parsers.rst import states
+
     inliner = structure._inliner_once()
-    full = type(inliner).implicit_inline.__get__(inliner)
+    full = states.Inliner.implicit_inline.__get__(inliner)  # docutils' own, unguarded
     monkeypatch.setattr(inliner, "implicit_inline",
                         lambda text, lineno: [nodes.Text(text)] if ":" not in text else full(text, lineno))
     monkeypatch.setattr(structure, "_inliner_once", lambda: inliner)
@@ -195,7 +197,7 @@ def test_a_uri_search_skipped_where_one_could_match_is_caught(monkeypatch):
 
 
 def test_the_rest_prefilter_is_sound_on_the_committed_catalogs():
-    from jaxko.check import pofile
+    from jaxko import catalogs as pofile
     from jaxko.check.structure import structure
 
     spared = 0
@@ -275,3 +277,32 @@ def test_a_parse_leaves_nothing_to_the_cyclic_collector(monkeypatch):
     # Planted: the trees left to the collector.
     monkeypatch.setattr(structure, "discard", lambda document: None)
     assert cyclic_garbage() > 20 * len(texts)
+
+
+def _default_role():
+    from docutils.parsers.rst import languages, roles
+
+    return roles.role("", languages.get_language("en"), 0, None)[0]
+
+
+def test_a_default_role_in_a_message_changes_no_later_message():
+    """No directive of a message runs (recorders answer every lookup), so a
+    `default-role` in one message leaves docutils' default role as it was for the next;
+    planted, a default role registered as a real `default-role` would is caught."""
+    from sphinx.util.docutils import register_role, unregister_role
+
+    from jaxko.check.structure import structure
+    from jaxko.check.syntax import rst_problems
+
+    before = _default_role()
+    text = ".. default-role:: download\n\n`x`"
+    structure(text, "rst")
+    rst_problems(text)
+    assert _default_role() is before
+    assert rst_problems("`y`") == {} and structure("`y`", "rst") == {}
+    register_role("", lambda *args, **kwargs: ([], []))  # what a real `default-role` does
+    try:
+        assert _default_role() is not before
+    finally:
+        unregister_role("")
+    assert _default_role() is before

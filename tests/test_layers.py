@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tools" / "jaxko"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "paths", "korean", "codetokens", "scope", "forked"),  # facts
-    ("poverdict", "glossary", "catalogs", "memo"),  # one reader per format; kept results
+    ("glossary", "catalogs", "memo"),  # one reader per format; kept results
     ("upstream", "extract", "update"),  # the pipeline's stages
     ("check",),
     ("notebooks",),

@@ -283,9 +283,8 @@ def test_readers_agree_on_mutated_catalogs(tmp_path):
     import random
 
     from jaxko import catalogs
-    from jaxko.check import pofile
     from jaxko.errors import UserError
-    from jaxko.workflow import fmt as fmt_mod, poscan
+    from jaxko.workflow import documents, fmt as fmt_mod
 
     base = (HEADER + '#: a.md:1\n#, fuzzy\n#| msgid "old text"\nmsgid "new text"\nmsgstr "새 글"\n\n'
             'msgctxt "ctx"\nmsgid "one"\nmsgid_plural "many"\nmsgstr[0] "여럿"\n\n'
@@ -321,8 +320,8 @@ def test_readers_agree_on_mutated_catalogs(tmp_path):
                 j = rng.randrange(len(lines))
                 lines[i], lines[j] = lines[j], lines[i]
         path.write_text("\n".join(lines), encoding="utf-8")
-        found = {"polib": verdict(catalogs.load), "check": verdict(pofile.read),
-                 "stats": verdict(poscan.scan)}
+        found = {"polib": verdict(catalogs.load), "check": verdict(catalogs.read),
+                 "stats": verdict(documents.scan)}
         formatted = verdict(lambda p: fmt_mod.format_catalog(p, check=True))
         if "no header entry" not in formatted:
             found["fmt"] = formatted

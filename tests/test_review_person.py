@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from jaxko import catalogs
-from jaxko.check import pofile
+from jaxko import catalogs as pofile
 from jaxko.cli import main
 from jaxko.workflow import review
 from jaxko.workflow.documents import Document

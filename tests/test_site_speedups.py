@@ -34,7 +34,6 @@ PRIVATE = re.compile(
 # Attributes of our own set on Sphinx's app/env (``app._jaxko_*``) count as private
 # too: they belong in a documented place (config values, the env's own data).
 KNOWN = {
-    "check/structure.py": 4,      # docutils' directive/role lookup swapped for the gate's parse
     "site/korean_outputs.py": 2,  # env.mystnb_config swapped while a Korean notebook is read
     "site/status.py": 3,          # app._jaxko_stats, app._jaxko_notebook_runs
     "sphinxext/api_links.py": 5,  # env._jaxko_api_labels, env._jaxko_api_docnames

@@ -12,7 +12,7 @@ import pytest
 
 from jaxko import catalogs
 from jaxko.cli import main
-from jaxko.workflow import poscan, stats
+from jaxko.workflow import documents, stats
 
 from conftest import FIXTURES, ROOT, run_jaxko
 
@@ -84,7 +84,7 @@ def test_scanner_matches_polib_on_mixed_states(tmp_path):
                 entry.msgctxt = "ctx"
         out = tmp_path / f"{number}.po"
         catalogs.save(po, out)
-        got = poscan.scan(out).counts
+        got = documents.scan(out).counts
         want = polib_counts(out)
         assert (got.messages, got.translated, got.fuzzy, got.untranslated, got.obsolete) == (
             want["messages"]["total"], want["messages"]["translated"], want["messages"]["fuzzy"],

@@ -1,8 +1,21 @@
-"""Reading, merging and writing gettext catalogs: one parser, one writer, one width.
+"""The one module for gettext catalogs: what a valid one is, reading, merging, writing.
 
-Every tool that saves a catalog goes through :func:`save`, so a catalog written by
-``jaxko update``, ``jaxko tm fill`` or ``jaxko fmt`` is byte-identical for the same
-content, and diffs stay small.
+Every command reads a catalog through here, in one of two ways, and refuses what
+:func:`check_text` refuses (the one verdict), so the same malformed file is the same
+one-line ``path:line: what; what to do`` error and exit 2 from ``check``, ``stats``,
+``fmt``, ``update``, ``review`` and ``site build``:
+
+* :func:`read` / :func:`parse`: the fast read-only reader (``jaxko check``, ``stats``,
+  ``review``, ``terms``): one regular expression reads every active entry of a judged
+  text in one pass into :class:`PoEntry` tuples with their lines; polib builds a rich
+  object per entry, which a command that only reads does not need. It agrees with polib
+  on everything it returns (msgctxt, msgid, msgstr, flags, locations, comments, lines),
+  which ``tests/test_catalogs_reader.py`` proves on every committed catalog and on
+  generated ones of every line kind.
+* :func:`load` / :func:`save`: polib objects, for the commands that change a catalog.
+  Every save goes through :func:`save` (atomically, :func:`write_text_atomic`), so a
+  catalog written by ``jaxko update``, ``jaxko tm fill`` or ``jaxko fmt`` is
+  byte-identical for the same content, and diffs stay small.
 
 Why the merge is ours and not ``sphinx-intl update``: sphinx-intl (2.x) merges with
 babel's ``Catalog.update``, which does fuzzy matching but (a) writes no previous
@@ -21,12 +34,472 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 import polib
 
-from jaxko import poverdict
 from jaxko.errors import UserError
+
+
+# -------------------------------------------- the verdict: what a valid catalog is
+
+# Two parts: check_text looks at the raw text (one regular expression pass per kind,
+# so it costs little beside a parse), and check_duplicates looks at the entry keys a
+# reader produced.
+_RESTORE = "fix the entry or restore it from git"
+
+# A keyword or continuation line (obsolete `#~` and previous `#|` lines included) whose
+# string is not one well-formed gettext string: unterminated (polib drops its last
+# character), an escape that is not gettext's (\\q, a lone trailing backslash), or an
+# unescaped quote inside. The body is matched unrolled ([^..]*(?:\\.[^..]*)*), which
+# keeps the scan at C speed; the one bad line found is then classified by _string_error.
+_STRING_BODY = r'"[^"\\\n]*(?:\\[\\nt"][^"\\\n]*)*"[ \t\r]*$'
+_BAD_STRING_LINE = re.compile(
+    r'^(?:#[~|] ?)?(?:(?:msgctxt|msgid(?:_plural)?|msgstr(?:\[\d+\])?)[ \t]*)?(?=")'
+    r'(?!' + _STRING_BODY + ')', re.M)
+_ESCAPED_BODY = re.compile(r'"((?:[^"\\\n]|\\.)*)("?)')
+_GOOD_ESCAPE = re.compile(r'\\[\\nt"]')
+# Escapes gettext knows that stand for control characters (\r \v \f \b \a): docutils,
+# polib and Python's str.splitlines() break lines at some of them and not others, so the
+# checker and Sphinx would read two different texts; they are refused like the raw
+# characters below.
+_CONTROL_ESCAPE = re.compile(r'\\[rvfba]')
+# Raw characters that some reader takes for a line break (U+2028/2029, U+0085, a CR not
+# before LF, \v, \f, U+001C-001E: str.splitlines(), which docutils and polib use) or
+# that no catalog needs (other C0 and C1 controls). Tab and LF are the text's own.
+CONTROL_CHARACTER = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]|\r(?!\n)")
+# A msgid (active or obsolete `#~`), with its continuation lines and msgid_plural, not
+# followed by the msgstr its kind needs (msgstr, or msgstr[n] after msgid_plural): polib
+# misreads the next entry, the fast readers skip obsolete entries.
+_STRINGS = r'[ \t]+"[^\n]*"(?:\n(?:#~ ?)?[ \t]*"[^\n]*")*'
+_MSGSTR_MISSING = re.compile(
+    r'^(?>[ \t]*(?:#~ ?)?msgid' + _STRINGS + r'(?:\n[ \t]*(?:#~ ?)?(msgid_plural)' + _STRINGS
+    + r')?(?:\n[ \t]*(?=\n))*(?:\n|\Z))'  # atomic: no backtracking into the strings
+    r'(?![ \t]*(?:#~ ?)?[ \t]*msgstr(?(1)\[|[ \t]))', re.M)
+_NEXT_KEYWORD = re.compile(r'[ \t]*(?:#~ ?)?[ \t]*(msgstr\[|msgstr)?')
+# Every line is blank, a string, a keyword with its string, or a comment polib reads
+# (`#`, `# x`, `##x`, `#:`, `#,`, `#.` with a space after the marker; `#| msgid "..."`;
+# `#~ ...`, `#~| ...`): the fast readers are laxer than polib (`#,fuzzy`, a bare `#~`).
+_KEYWORD = r'(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?) [ \t]*"'  # a space first
+_BAD_LINE = re.compile(
+    r'^(?![ \t]*(?:$|\r|"|' + _KEYWORD + r'|#(?:[ \t\r#]|$)|#[:,.](?:[ \t\r]|$)'
+    r'|#\|[ \t]+(?:' + _KEYWORD + r'|")|#~\||#~[ \t]+(?:' + _KEYWORD + r'|"|#)))', re.M)
+_MARKER_WITHOUT_SPACE = re.compile(r'[ \t]*#(?:[:,.|]|~\|?)?+\S')
+# A string or msgstr line where no entry is open (after a comment, at the start), a
+# second msgstr, a msgctxt not followed by its msgid: the readers refuse these with
+# messages of their own; the verdict names them one way.
+_OPEN = r'(?:^[ \t]*#(?![|~])[^\n]*\n|\A)(?:[ \t]*\n)*[ \t]*'
+_OUT_OF_PLACE = re.compile(
+    r'(?P<string>' + _OPEN + r'")'
+    r'|(?P<msgstr>' + _OPEN + r'msgstr)'
+    r'|(?P<twice>^[ \t]*msgstr' + _STRINGS + r'\n(?:[ \t]*\n)*[ \t]*msgstr)'
+    r'|(?P<context>^[ \t]*msgctxt' + _STRINGS + r'\n(?:[ \t]*\n)*(?![ \t]*msgid[ \t]))'
+    r'|(?P<plural>(?:' + _OPEN + r'|^[ \t]*(?:msgstr(?:\[\d+\])?|msgctxt|msgid_plural)' + _STRINGS
+    + r'\n(?:[ \t]*\n)*[ \t]*)msgid_plural)', re.M)
+_OUT_OF_PLACE_WHAT = {
+    "string": "continuation line outside an entry",
+    "msgstr": "msgstr without msgid",
+    "twice": "second msgstr in one entry",
+    "context": "msgctxt without msgid",
+    "plural": "msgid_plural without msgid",
+}
+# The whole grammar of a catalog as one expression, matched at C speed: entries of
+# comments (`#`, `# x`, `#.`, `#:`, `#,`, `##x`, `#| msgid "..."`, `#~| ...`) then
+# [msgctxt] msgid (msgstr | msgid_plural msgstr[n]...), each keyword's string followed by
+# its continuation lines, every line of an obsolete body behind `#~ `; blank lines between
+# entries. Both readers (polib; the fast reader of check and stats) agree on every
+# catalog of this shape. Only a catalog that does not match pays for the diagnostics
+# below, which name what is wrong and where.
+_Q = r'"[^"\\\n]*(?:\\[\\nt"][^"\\\n]*)*+"[ \t\r]*(?:\n|\Z)'
+
+
+def _body(prefix: str) -> str:
+    def field(keyword: str) -> str:
+        return (r'[ \t]*' + prefix + keyword + r' [ \t]*' + _Q
+                + r'(?:[ \t]*' + prefix + _Q + r')*+')
+    return (r'(?:' + field('msgctxt') + r')?' + field('msgid')
+            + r'(?:' + field('msgid_plural') + r'(?:' + field(r'msgstr\[\d+\]') + r')++'
+            + r'|' + field('msgstr') + r')')
+
+
+_AROUND = (r'(?:[ \t\r]*\n|[ \t]*#(?:[ \t\r][^\n]*|[:,.](?:[ \t\r][^\n]*)?|#[^\n]*)?\n'
+           r'|[ \t]*#\|[ \t]+(?:(?:msgctxt|msgid|msgid_plural)[ \t]+)?' + _Q
+           + r'|[ \t]*#~\|(?:[ \t][^\n]*)?\n)*+')
+_VALID_ENTRY = re.compile(_AROUND + r'(?>' + _body('') + r'|' + _body(r'#~[ \t]+') + r')')
+# After the last entry only blank lines: polib drops a trailing comment.
+_CATALOG = re.compile(r'(?:' + _VALID_ENTRY.pattern + r')*+(?:[ \t\r]*\n)*+\Z')
+_OBSOLETE_KEY = re.compile(
+    r'^#~[ \t]+(?:msgctxt[ \t]+("[^\n]*"(?:\n#~[ \t]+"[^\n]*")*)\n#~[ \t]+)?'
+    r'msgid[ \t]+("[^\n]*"(?:\n#~[ \t]+"[^\n]*")*)', re.M)
+_EMPTY_MSGID = re.compile(r'^[ \t]*msgid [ \t]*""[ \t\r]*\n[ \t]*msgstr', re.M)
+_AROUND_ALL = re.compile(_AROUND)
+_BLANKS = re.compile(r'(?:[ \t\r]*\n)*+')
+# How far an entry that does not match gets: the line after is the one out of place.
+_PARTIAL = re.compile(_AROUND + r'(?:' + _body('').replace(r')++', r')*+') + r'|'
+                      + _body(r'#~[ \t]+').replace(r')++', r')*+') + r')?')
+_CHARSET = re.compile(r'"Content-Type:[^"\n]*?charset=([^"\s\\;]*)', re.I)
+_PLURAL_FORMS = re.compile(r'"Plural-Forms:([^"\n]*?)(?:\\n)?"')
+_PLURAL_FORMS_VALID = re.compile(r'\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*[^;]+;?\s*$')
+_MSGSTR_INDEX = re.compile(r'^(?:#~ ?)?msgstr\[(\d+)\]', re.M)
+_UTF8 = {"utf-8", "utf8"}
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def check_text(text: str, path: str | Path, *, duplicates: bool = True) -> None:
+    """Refuse, as one UserError naming the line, what no command may read.
+
+    ``duplicates``: also refuse two obsolete entries with the same msgid (the readers
+    check the active ones; ``fmt --merge-duplicates`` turns both off)."""
+    if text.startswith("\ufeff"):
+        raise UserError("the catalog starts with a byte order mark (BOM); save it as UTF-8 "
+                        "without BOM", path, 1)
+    nul = text.find("\0")
+    if nul >= 0:
+        raise UserError(f"NUL byte in catalog; {_RESTORE}", path, _line_of(text, nul))
+    control = CONTROL_CHARACTER.search(text)
+    if control is not None:
+        raise UserError(f"control character U+{ord(control.group(0)[0]):04X} in the catalog "
+                        "(docutils reads it as a line break or space, the checker does not); "
+                        "delete it", path, _line_of(text, control.start()))
+    if not _CATALOG.match(text if text.endswith("\n") else text + "\n"):
+        _diagnose(text, path)
+    if duplicates and "#~" in text:
+        check_duplicates(_obsolete_keys(text), path)
+    if duplicates and text.count('""\nmsgstr') > 1:  # a second empty msgid, maybe
+        check_duplicates(_header_keys(text), path)
+    head = text[:4096]
+    match = _CHARSET.search(head)
+    if match and match.group(1).lower() not in _UTF8:
+        raise UserError(f"charset {match.group(1)!r} in the header; catalogs are UTF-8: write "
+                        "`charset=UTF-8`", path, _line_of(text, match.start()))
+    nplurals = None
+    match = _PLURAL_FORMS.search(head)
+    if match:
+        valid = _PLURAL_FORMS_VALID.match(match.group(1))
+        if not valid:
+            raise UserError("malformed Plural-Forms header; write `nplurals=1; plural=0;` "
+                            "for Korean", path, _line_of(text, match.start()))
+        nplurals = int(valid.group(1))
+    if "msgstr[" in text:
+        limit = nplurals if nplurals is not None else 2
+        for index in _MSGSTR_INDEX.finditer(text):
+            if int(index.group(1)) >= limit:
+                raise UserError(f"msgstr[{index.group(1)}] but the header allows {limit} "
+                                f"plural form(s); {_RESTORE}", path,
+                                _line_of(text, index.start()))
+
+
+def _diagnose(text: str, path: str | Path) -> None:
+    """Why a catalog does not have the shape of one: the first problem, as a UserError."""
+    match = _BAD_STRING_LINE.search(text)
+    if match:
+        raise UserError(_string_error(text, match.end()), path, _line_of(text, match.start()))
+    match = _BAD_LINE.search(text)
+    if match:
+        end = text.find("\n", match.start())
+        line = text[match.start(): end if end >= 0 else len(text)].strip()
+        # A link may point at any file of the machine (a pull request can add one to
+        # /etc/passwd): its content is never quoted into an error, which CI logs show.
+        shown = (lambda n: "") if _is_link(path) else (lambda n: f" `{line[:n]}`")
+        what = (f"comment{shown(20)} needs a space after its marker (`#, fuzzy`)"
+                if _MARKER_WITHOUT_SPACE.match(line) else
+                f"not a gettext line{':' + shown(40) if shown(40) else ''}")
+        raise UserError(f"{what}; {_RESTORE}", path, _line_of(text, match.start()))
+    match = _OUT_OF_PLACE.search(text)
+    if match:
+        kind = match.lastgroup
+        at = match.end() - 1 if kind in ("string", "msgstr", "plural") else match.start()
+        if kind == "twice":
+            at = text.rfind("\n", 0, match.end()) + 1
+        raise UserError(f"{_OUT_OF_PLACE_WHAT[kind]}; {_RESTORE}", path, _line_of(text, at))
+    match = _MSGSTR_MISSING.search(text)
+    if match:
+        found = _NEXT_KEYWORD.match(text, match.end()).group(1)
+        what = ("entry without msgstr" if found is None
+                else "plural entry (msgid_plural) with a plain msgstr; write msgstr[0]"
+                if match.group(1) else "msgstr[n] without msgid_plural")
+        raise UserError(f"{what}; {_RESTORE}", path, _line_of(text, match.start()))
+    pos = 0
+    text = text if text.endswith("\n") else text + "\n"
+    while (match := _VALID_ENTRY.match(text, pos)) is not None and match.end() > pos:
+        pos = match.end()
+    stuck = _PARTIAL.match(text, pos).end()
+    if _AROUND_ALL.match(text, pos).end() == len(text):
+        raise UserError("a comment after the last entry belongs to no entry (it would be "
+                        f"lost); move it above an entry or delete it", path,
+                        _line_of(text, _BLANKS.match(text, pos).end()))
+    raise UserError("line out of place: an entry is comments, msgctxt, msgid, then msgstr (or "
+                    f"msgid_plural and msgstr[n]), without blank lines inside; {_RESTORE}", path,
+                    _line_of(text, stuck))
+
+
+def _is_link(path: str | Path) -> bool:
+    try:
+        return Path(path).is_symlink()
+    except (OSError, ValueError):
+        return True  # when in doubt, quote nothing
+
+
+def _string_error(text: str, quote: int) -> str:
+    """What is wrong with the string that opens at ``quote`` (a line _BAD_STRING_LINE found)."""
+    end = text.find("\n", quote)
+    line = text[quote: end if end >= 0 else len(text)].rstrip("\r")
+    body, closed = _ESCAPED_BODY.match(line).groups()
+    control = _CONTROL_ESCAPE.search(_GOOD_ESCAPE.sub("", body))
+    if control is not None:
+        return (f"escape `{control.group(0)}` stands for a control character, which docutils "
+                f"and the checker read differently; delete it")
+    if _GOOD_ESCAPE.sub("", body).count("\\"):
+        return f"invalid escape sequence in a string; {_RESTORE}"
+    if not closed:
+        return "unterminated string in catalog; close the quote"
+    return f'unescaped double quote in a string; write \\" inside a string, or {_RESTORE}'
+
+
+def _obsolete_keys(text: str):
+    """((obsolete, msgctxt, msgid), line) of each obsolete entry, strings as written."""
+    line, at = 1, 0  # lines counted from the previous match on: linear in the text
+    for match in _OBSOLETE_KEY.finditer(text):
+        ctx, msgid = match.groups()
+        line += text.count("\n", at, match.start())
+        at = match.start()
+        yield ((True, None if ctx is None else "".join(_QUOTED.findall(ctx)),
+                "".join(_QUOTED.findall(msgid))), line)
+
+
+def _header_keys(text: str):
+    """((False, None, ""), first line) of each entry with an empty msgid and no msgctxt:
+    the header, and any second one (polib would silently take one as the header)."""
+    for match in _EMPTY_MSGID.finditer(text):
+        start = match.start()
+        previous = text.rfind("\n", 0, max(start - 1, 0)) + 1 if start else 0
+        if start and text[previous:start].lstrip().startswith(("msgctxt", '"')):
+            continue  # a msgctxt's entry, or the end of one
+        while start and text[previous:start].lstrip().startswith("#"):
+            start = previous  # the entry's first line is its first comment
+            previous = text.rfind("\n", 0, max(start - 1, 0)) + 1 if start else 0
+        yield (False, None, ""), _line_of(text, start)
+
+
+def check_duplicates(keys: Iterable[tuple[tuple, int]], path: str | Path) -> None:
+    """Refuse two entries with the same key ((obsolete, msgctxt, msgid), line)."""
+    seen: dict[tuple, int] = {}
+    for key, line in keys:
+        first = seen.setdefault(key, line)
+        if first != line:
+            raise UserError(f"duplicate msgid (also at line {first}); merge them with "
+                            f"`jaxko fmt --merge-duplicates {path}`", path, line)
+
+
+# ------------------------------------------------------- the fast read-only reader
+
+def read_bytes(path: str | os.PathLike) -> bytes:
+    """The catalog's bytes, or a one-line error (not found, unreadable)."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError("catalog not found", path)
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise UserError(f"cannot read catalog: {err.strerror}", path) from None
+
+
+def decode(data: bytes, path: str | os.PathLike) -> str:
+    """UTF-8 text, or a one-line error naming the line of bad UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise UserError("not valid UTF-8; save the catalog as UTF-8", path, line) from None
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """The file as text, or a one-line error naming the line of bad UTF-8. Not judged
+    yet: :func:`parse` and :func:`load` run :func:`check_text` on it."""
+    return decode(read_bytes(path), path)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "b": "\b", "f": "\f", "\\": "\\", '"': '"'}
+_ESCAPE = re.compile(r'\\(\\|n|t|r|v|b|f|")')
+
+
+class PoEntry(NamedTuple):
+    """One active entry: what the checker reads, with its line span in the file."""
+
+    line: int                   # line of `msgid` (polib's linenum)
+    first_line: int             # first line of the entry (its first comment)
+    last_line: int              # last line of the entry
+    msgstr_line: int            # line of `msgstr` (`msgstr[0]`): where a finding points
+    msgid: str
+    msgstr: str
+    msgctxt: str | None
+    flags: tuple[str, ...]
+    locations: tuple[str, ...]  # `#:` lines as written, one item per line
+    tcomment: str               # translator comments (`# ...`), joined with newlines
+    comment: str                # extracted comments (`#. ...`), joined with newlines
+    plural: bool = False
+    empty_form: bool = False    # a plural entry with some msgstr[n] empty (not translated)
+
+    @property
+    def fuzzy(self) -> bool:
+        return "fuzzy" in self.flags
+
+    @property
+    def translated(self) -> bool:
+        """Has a msgstr and is not fuzzy: what ``jaxko check`` checks."""
+        return bool(self.msgstr) and "fuzzy" not in self.flags
+
+
+# One entry of a catalog the verdict accepted (:func:`check_text` matched the whole text
+# with its grammar, so nothing here needs to judge): the comments, blank lines and
+# previous-msgid (`#|`) lines before it, then an active body or an obsolete (`#~`) one.
+_STRING = r'[ \t]+"[^\n]*"[ \t\r]*(?:\n|\Z)(?:[ \t]*"[^\n]*"[ \t\r]*(?:\n|\Z))*'
+_ENTRY = re.compile(
+    r'(?P<around>(?:[ \t\r]*\n|[ \t]*#(?!~[ \t])[^\n]*\n)*+)'
+    r'(?:(?P<obsolete>(?:[ \t]*#~[^\n]*(?:\n|\Z))+)'
+    r'|(?:[ \t]*msgctxt(?P<ctx>' + _STRING + r'))?'
+    r'[ \t]*msgid(?P<id>' + _STRING + r')'
+    r'(?:[ \t]*msgid_plural' + _STRING + r'(?P<forms>(?:[ \t]*msgstr\[\d+\]' + _STRING + r')+)'
+    r'|[ \t]*msgstr(?P<str>' + _STRING + r')))')
+_QUOTED = re.compile(r'"(.*)"')
+_FORM = re.compile(r'[ \t]*msgstr\[\d+\]((?:' + _STRING + r'))')
+
+
+# How long a message may be. The parsers the rules run (docutils, markdown-it) take
+# memory many times a text's size, so a hostile catalog could make a check (and the
+# site's gate, which runs it) run out of memory: a msgstr is refused, before any rule
+# reads it, when it is longer than twice its msgid plus MSGSTR_EXTRA characters (a
+# Korean translation is about as long as its English; the committed catalogs differ by
+# a few dozen characters at most), and any string longer than MAX_STRING (several
+# times upstream's longest message, a code cell of pallas/tpu/sparsecore).
+MSGSTR_EXTRA = 4096
+MAX_STRING = 1 << 20
+
+
+def check_sizes(entries: list[PoEntry], path: str | Path) -> None:
+    """Refuse, as one UserError naming the line, a message too long to check."""
+    for entry in entries:
+        if len(entry.msgid) > MAX_STRING:
+            raise UserError(f"msgid is {len(entry.msgid):,} characters, over the limit of "
+                            f"{MAX_STRING:,}; restore the entry from git", path, entry.line)
+        limit = 2 * len(entry.msgid) + MSGSTR_EXTRA
+        if len(entry.msgstr) > min(limit, MAX_STRING):
+            raise UserError(f"msgstr is {len(entry.msgstr):,} characters, over the limit of "
+                            f"{min(limit, MAX_STRING):,} for its msgid ({len(entry.msgid):,}): "
+                            "a translation is about as long as its original; shorten it or "
+                            "restore the entry from git", path, entry.msgstr_line)
+
+
+def parse(text: str, path: str | Path = "<catalog>") -> list[PoEntry]:
+    """Every active (non-obsolete) entry of the catalog text, the header included; a
+    catalog that :func:`check_text` refuses is refused here too, with its line, and
+    so is a message too long to check (:func:`check_sizes`)."""
+    check_text(text, path)
+    entries = _read(text)
+    check_duplicates((((False, e.msgctxt, e.msgid), e.first_line) for e in entries),
+                               path)
+    check_sizes(entries, path)
+    return entries
+
+
+def _read(text: str) -> list[PoEntry]:
+    """The active entries of a text the verdict accepted, in one pass."""
+    entries: list[PoEntry] = []
+    line, at = 1, 0  # the line at offset ``at``
+    for match in _ENTRY.finditer(text):
+        if match.group("obsolete") is not None or match.end() == match.start():
+            continue
+        start = match.start()
+        line += text.count("\n", at, start)
+        at = start
+        around = match.group("around")
+        flags: list[str] = []
+        locations: list[str] = []
+        tcomment = ""
+        comment: list[str] = []
+        first = None
+        for number, raw in enumerate(around.split("\n")[:-1]):
+            comment_line = raw.strip()
+            if not comment_line:
+                continue
+            if first is None:
+                first = line + number
+            kind, rest = comment_line[1:2], comment_line[2:].strip()
+            if kind == ":":
+                if rest:
+                    locations.append(rest)
+            elif kind == ",":
+                flags.extend(f.strip() for f in rest.split(",") if f.strip())
+            elif kind == ".":
+                if rest:
+                    comment.append(rest)
+            elif kind not in ("|", "~"):  # `# text`, `#`, `## text`; `#x` is a comment too
+                # As polib joins them: without the leading `#`s and one space, a newline
+                # before each line but when nothing is there yet (a leading `#` is lost).
+                said = comment_line.lstrip("#")
+                said = said[1:] if said.startswith(" ") else said
+                tcomment = f"{tcomment}\n{said}" if tcomment else said
+        ctx = match.group("ctx")
+        msgid_line = line + around.count("\n") + (ctx.count("\n") if ctx is not None else 0)
+        forms = match.group("forms")
+        if forms is None:
+            msgstr, plural, empty_form = _join(match.group("str")), False, False
+        else:
+            values = [_join(form) for form in _FORM.findall(forms)]
+            msgstr, plural, empty_form = values[0], True, not all(values)
+        body = match.group(0)
+        last = line + body.count("\n") - (1 if body.endswith("\n") else 0)
+        msgstr_line = line + text.count("\n", start, match.start("str" if forms is None
+                                                                 else "forms"))
+        entries.append(PoEntry(msgid_line, first or line + around.count("\n"), last, msgstr_line,
+                               _join(match.group("id")), msgstr,
+                               None if ctx is None else _join(ctx), tuple(flags),
+                               tuple(locations), tcomment, "\n".join(comment),
+                               plural, empty_form))
+    return entries
+
+
+def _join(strings: str) -> str:
+    """The unescaped text of a string spread over lines (``"a"\\n"b"``)."""
+    body = "".join(_QUOTED.findall(strings))
+    return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], body) if "\\" in body else body
+
+
+_OBSOLETE_MSGID = re.compile(r'^#~[ \t]*msgid[ \t]', re.M)
+
+
+def count_obsolete(text: str) -> int:
+    """Obsolete (``#~``) entries of a catalog text, which :func:`parse` leaves out."""
+    return len(_OBSOLETE_MSGID.findall(text)) if "#~" in text else 0
+
+
+def read(path: str | Path) -> list[PoEntry]:
+    """Every active entry of the catalog at ``path``."""
+    path = Path(path)
+    return parse(read_text(path), path)
+
+
+def msgstr_spans(text: str) -> dict[tuple[str | None, str], tuple[int, int, int]]:
+    """(msgctxt, msgid) -> (start, end, line) of the quoted lines of each active,
+    singular entry's msgstr (plural entries are never fixed)."""
+    spans = {}
+    line, at = 1, 0
+    for match in _ENTRY.finditer(text):
+        if match.group("obsolete") is not None or match.group("str") is None:
+            continue
+        ctx = match.group("ctx")
+        key = (None if ctx is None else _join(ctx), _join(match.group("id")))
+        start = match.start("str")
+        line += text.count("\n", at, start)
+        at = start
+        spans[key] = (start, match.end("str"), line)
+    return spans
+
+
+# ------------------------------------------------------- polib: load, render, save
 
 # msgmerge and Poedit wrap at 79 columns; using the same width means a catalog saved by
 # Poedit produces no whole-file diff against ours.
@@ -40,22 +513,16 @@ _SYNTAX_ERROR = re.compile(r"\(line (\d+)\)")
 
 
 def load(path: str | os.PathLike, *, allow_duplicates: bool = False) -> polib.POFile:
-    """Parse a .po/.pot file, turning every parse problem into a one-line UserError.
+    """The catalog as polib objects, for a command that changes it and saves it with
+    :func:`save`; every parse problem is a one-line UserError, the same the fast reader
+    (:func:`read`) gives.
 
     Two entries with the same msgctxt and msgid are refused (naming both lines): every
     merge keeps one entry per key, so reading such a catalog would silently drop the
     other's translation. ``allow_duplicates`` is for `jaxko fmt --merge-duplicates`."""
     path = Path(path)
-    if not path.is_file():
-        raise UserError("catalog not found", path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = path.read_bytes()[: err.start].count(b"\n") + 1
-        raise UserError("not valid UTF-8; save the catalog as UTF-8", path, line) from None
-    except OSError as err:
-        raise UserError(f"cannot read catalog: {err.strerror}", path) from None
-    poverdict.check_text(text, path, duplicates=not allow_duplicates)
+    text = read_text(path)
+    check_text(text, path, duplicates=not allow_duplicates)
     try:
         # From the path, not the text: polib splits text with str.splitlines(), which
         # also breaks at \v and \f, and Sphinx writes such characters unescaped.
@@ -67,11 +534,11 @@ def load(path: str | os.PathLike, *, allow_duplicates: bool = False) -> polib.PO
     catalog.fpath = str(path)
     if not allow_duplicates:
         # polib takes the first `msgid ""` as the header and keeps no line for it: the
-        # header stands first (its first non-blank line), as the other readers see it.
+        # header stands first (its first non-blank line), as the fast reader sees it.
         header = next((n for n, line in enumerate(text.split("\n"), 1) if line.strip()), 1)
         keys = [((False, None, ""), header)] if catalog.metadata or catalog.header else []
         keys += [((False, e.msgctxt, e.msgid), e.linenum) for e in catalog if not e.obsolete]
-        poverdict.check_duplicates(keys, path)
+        check_duplicates(keys, path)
     return catalog
 
 

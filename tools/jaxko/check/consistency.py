@@ -13,7 +13,7 @@ import re
 from collections import Counter, defaultdict
 from typing import NamedTuple
 
-from jaxko.check import pofile
+from jaxko import catalogs
 from jaxko.check.message import is_suppressed
 from jaxko.check.registry import RULES, Finding, Hit, family, rule
 
@@ -140,7 +140,7 @@ def same_translation(records, context, severity: str):
             wanted.setdefault(record.path, set()).add(record.line)
     texts = {}
     for name, lines in wanted.items():
-        for entry in pofile.read(name):
+        for entry in catalogs.read(name):
             if entry.msgstr_line in lines:  # a record's line is its message's: the msgstr's
                 texts[(name, entry.msgstr_line)] = (entry.msgctxt, entry.msgid, entry.msgstr)
     renderings = []

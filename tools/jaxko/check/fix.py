@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from jaxko import catalogs
 from jaxko.catalogs import write_text_atomic
-from jaxko.check import pofile
 from jaxko.check.message import UNSUPPRESSIBLE
 from jaxko.check.registry import Edit, Finding, select_rules
 from jaxko.errors import UserError
@@ -159,23 +159,6 @@ def splice(text: str, span: tuple[int, int], edits: list[Edit]) -> str:
     return text
 
 
-def msgstr_spans(text: str) -> dict[tuple[str | None, str], tuple[int, int, int]]:
-    """(msgctxt, msgid) -> (start, end, line) of the quoted lines of each active,
-    singular entry's msgstr (plural entries are never fixed)."""
-    spans = {}
-    line, at = 1, 0
-    for match in pofile._ENTRY.finditer(text):
-        if match.group("obsolete") is not None or match.group("str") is None:
-            continue
-        ctx = match.group("ctx")
-        key = (None if ctx is None else pofile._join(ctx), pofile._join(match.group("id")))
-        start = match.start("str")
-        line += text.count("\n", at, start)
-        at = start
-        spans[key] = (start, match.end("str"), line)
-    return spans
-
-
 # ------------------------------------------------------------------------ the rounds
 
 
@@ -185,8 +168,8 @@ def fix_catalog(path: Path, keys: set, guard, wanted: Callable[[Finding], bool]
     ``keys``, kept only where ``guard`` (a Checker running every message rule) then finds
     on the whole catalog nothing but what it found before, less the fixed findings.
     ``wanted`` says which findings to fix."""
-    original = pofile.decode(pofile.read_bytes(path), path)
-    entries = {(e.msgctxt, e.msgid): e for e in pofile.parse(original, path)
+    original = catalogs.decode(catalogs.read_bytes(path), path)
+    entries = {(e.msgctxt, e.msgid): e for e in catalogs.parse(original, path)
                if e.translated}
     current = {key: entry.msgstr for key, entry in entries.items()}
     fixable = {key for key in keys if key in entries and not entries[key].plural}
@@ -225,13 +208,13 @@ def fix_catalog(path: Path, keys: set, guard, wanted: Callable[[Finding], bool]
     if not changed:
         return original, original, []
     text = original
-    spans = msgstr_spans(original)
+    spans = catalogs.msgstr_spans(original)
     # From the end of the file, so the offsets before each splice stay true.
     for key in sorted(changed, key=lambda k: spans[k][0], reverse=True):
         start, end, _ = spans[key]
         text = splice(text, (start, end), differences(entries[key].msgstr, changed[key]))
     _verify(path, original, text, changed)
-    new_spans = msgstr_spans(text)
+    new_spans = catalogs.msgstr_spans(text)
     changes = [Change(str(path), new_spans[key][2], tuple(dict.fromkeys(fixed_by[key])),
                       key[0], key[1], entries[key].msgstr, changed[key]) for key in changed]
     changes.sort(key=lambda c: c.line)
@@ -290,8 +273,8 @@ def _findings(checker, path: Path, entries: dict, msgstrs: dict) -> _Seen:
 
 def _verify(path: Path, before: str, after: str, changed: dict) -> None:
     """The fixed text must read as the original with exactly ``changed`` msgstrs."""
-    old = pofile.parse(before, path)
-    new = pofile.parse(after, path)
+    old = catalogs.parse(before, path)
+    new = catalogs.parse(after, path)
     expected = [e._replace(msgstr=changed.get((e.msgctxt, e.msgid), e.msgstr)) for e in old]
     if len(new) != len(expected) or any(
             (a.msgctxt, a.msgid, a.msgstr, a.flags, a.locations, a.tcomment, a.comment)
@@ -322,7 +305,7 @@ def fix(findings: list[Finding], guard, wanted: Callable[[Finding], bool],
         # Every catalog must still be what was fixed (another writer may have saved one
         # meanwhile) before any is written.
         for name, (before, _) in outcome.texts.items():
-            if pofile.decode(pofile.read_bytes(Path(name)), Path(name)) != before:
+            if catalogs.decode(catalogs.read_bytes(Path(name)), Path(name)) != before:
                 raise UserError("the catalog changed while it was being fixed; nothing was "
                                 "written: run `jaxko check --fix` again", name)
         for name, (_, after) in outcome.texts.items():

@@ -3,7 +3,7 @@
 1. A :class:`Checker` is built once per run: the glossary compiled, the rules chosen and
    planned per message kind and syntax, the source index opened. It holds all the
    state of the run; nothing is kept at module level.
-2. Each catalog is read with the one read-only reader (:mod:`jaxko.check.pofile`); every
+2. Each catalog is read with the one read-only reader (:func:`jaxko.catalogs.parse`); every
    translated, non-fuzzy entry becomes a :class:`~jaxko.check.message.Message` and goes
    through the planned rules whose prefilters admit it. With many catalogs, forked
    worker processes each check some (the checker travels by the fork, never pickled).
@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from jaxko import glossary as glossary_model
+from jaxko import catalogs
 from jaxko.catalogs import iter_catalogs, write_text_atomic
 from jaxko.check import cache as cache_model
-from jaxko.check import config, inline, pofile
+from jaxko.check import config, inline
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
                                  translated_names,
@@ -230,8 +231,8 @@ class Checker:
 
     def check_catalog(self, path: Path, lines: frozenset[int] | None) -> CatalogResult:
         """Read one catalog and check its translated entries (on ``lines`` only, if given)."""
-        data = pofile.read_bytes(path)
-        entries = pofile.parse(pofile.decode(data, path), path)
+        data = catalogs.read_bytes(path)
+        entries = catalogs.parse(catalogs.decode(data, path), path)
         messages = self.messages(path, checkable(entries, lines),
                                  translated_names(e for e in entries if e.msgstr))
         outcome = self.check(messages)
@@ -272,7 +273,7 @@ def check_text(path: Path, text: str, wanted=None, options: Options | None = Non
     options = options or Options(paths=[path], progress=False, jobs=1)
     glossary, _name = _load_glossary(options)
     checker = Checker(options, glossary)
-    entries = [e for e in checkable(pofile.parse(text, path), None)
+    entries = [e for e in checkable(catalogs.parse(text, path), None)
                if wanted is None or wanted(e)]
     return sorted(checker.check(checker.messages(path, entries)).findings)
 def _can_fork() -> bool:

@@ -8,11 +8,14 @@ and ordinary inline markup (:data:`ORDINARY_ROLES`); every directive, raw or HTM
 substitution, role, reference, target, image or URL the msgid does not have is refused,
 whatever its spelling (escaped, spaced, behind a line break only docutils knows...).
 
-Nothing runs while a message is parsed here: the directive and role tables are swapped
-(:func:`recording`) for recorders that note each name, argument and option and build
-nothing but the directive's nested content. The same swap, with a table that refuses
-every directive, is what the site build puts around a translated fragment
-(:func:`no_directives`, used by :mod:`jaxko.site.gate`).
+Nothing runs while a message is parsed here: docutils' directive and role lookups are
+answered (:func:`recording`) by recorders that note each name, argument and option and
+build nothing but the directive's nested content. The same lookup, with a table that
+refuses every directive, is what the site build puts around a translated fragment
+(:func:`no_directives`, used by :mod:`jaxko.site.gate`). The lookups are redirected
+with Sphinx's public dispatcher (``sphinx.util.docutils.CustomReSTDispatcher``, the one
+Sphinx puts around every document for its domains), never by rewriting docutils'
+tables; the reST inliner is a subclass of docutils' ``Inliner`` (:func:`_inliner_class`).
 """
 
 from __future__ import annotations
@@ -157,28 +160,46 @@ def _recording_role(name, rawtext, text, lineno, inliner, options=None, content=
     return [nodes.inline(rawtext, text)], []
 
 
-@contextlib.contextmanager
-def swapped(directive: Callable, role: Callable | None = None) -> Iterator[None]:
-    """Replace the directive (and role) lookup of docutils, MyST and Sphinx while a
-    fragment is parsed: docutils' states, MyST's renderer and Sphinx's domain lookup
-    all go through ``docutils.parsers.rst.directives.directive`` and ``roles.role``."""
-    from docutils.parsers.rst import directives, roles
+@lru_cache(maxsize=1)
+def _dispatcher():
+    """Sphinx's public reST dispatcher, answering docutils' lookups with ours."""
+    from sphinx.util.docutils import CustomReSTDispatcher
 
-    saved = directives.directive, roles.role
-    directives.directive = directive
-    if role is not None:
-        roles.role = role
-    try:
-        yield
-    finally:
-        directives.directive, roles.role = saved
+    class Dispatcher(CustomReSTDispatcher):
+        """While enabled, docutils' directive (and role) lookups are ``directive(name,
+        language, document, previous)`` (and ``role(name, language, lineno, reporter,
+        previous)``), ``previous`` being the lookup in force before."""
+
+        def __init__(self, directive: Callable, role: Callable | None) -> None:
+            super().__init__()
+            self.lookup_directive, self.lookup_role = directive, role
+
+        def directive(self, directive_name, language_module, document):
+            return self.lookup_directive(directive_name, language_module, document,
+                                         super().directive)
+
+        def role(self, role_name, language_module, lineno, reporter):
+            if self.lookup_role is None:
+                return super().role(role_name, language_module, lineno, reporter)
+            return self.lookup_role(role_name, language_module, lineno, reporter,
+                                    super().role)
+
+    return Dispatcher
 
 
-def _record_directive(name, language, document):
+def swapped(directive: Callable, role: Callable | None = None):
+    """A context in which docutils, MyST and Sphinx (its domains included) look
+    directives (and roles) up with ``directive`` (and ``role``): they all go through
+    docutils' ``directives.directive`` and ``roles.role``, which Sphinx's dispatcher
+    redirects. Each lookup gets the previous lookup as its last argument."""
+    return _dispatcher()(directive, role)
+
+
+def _record_directive(name, language, document, previous):
     return _recording_directive(name), []
 
 
-def _record_role(name, language, lineno, reporter):
+def _record_role(name, language, lineno, reporter, previous):
     return _recording_role, []
 
 
@@ -197,7 +218,7 @@ def recording() -> Iterator[Counter]:
 def no_directives(on_refused: Callable[[str], None]):
     """A directive table with nothing in it: each lookup calls ``on_refused(name)`` and
     finds no directive, so docutils and MyST report an unknown directive and run none."""
-    def lookup(name, language, document):
+    def lookup(name, language, document, previous):
         on_refused(name)
         return None, []
     return swapped(lookup)
@@ -257,25 +278,21 @@ def sphinx_tables(roles: frozenset[str] = frozenset(),
     uses: a project's own extensions), resolves to an inert stand-in that parses a
     directive's content and runs nothing; any other name is unknown, as docutils
     reports it. For ``syntax.parse``: Sphinx's roles are no parse error."""
-    from docutils.parsers.rst import directives as docutils_directives
-    from docutils.parsers.rst import roles as docutils_roles
-
-    real_directive, real_role = docutils_directives.directive, docutils_roles.role
     known_roles = {r.lower() for r in roles}
     known_directives = {d.lower() for d in directives}
 
-    def directive(name, language, document):
+    def directive(name, language, document, previous):
         lowered = name.lower()
         if lowered in known_directives or lowered in sphinx_names()[1]:
             return _recording_directive(name), []
-        found, messages = real_directive(name, language, document)
+        found, messages = previous(name, language, document)
         return (None, messages) if found is None else (_recording_directive(name), [])
 
-    def role(name, language, lineno, reporter):
+    def role(name, language, lineno, reporter, previous):
         lowered = name.lower()
         if lowered in known_roles or lowered in sphinx_names()[0]:
             return _inert_role, []
-        found, messages = real_role(name, language, lineno, reporter)
+        found, messages = previous(name, language, lineno, reporter)
         return (None, messages) if found is None else (_inert_role, [])
 
     with swapped(directive, role):
@@ -311,7 +328,7 @@ class _Machine:
     """
 
     def __init__(self):
-        from docutils.parsers.rst import roles, states
+        from docutils.parsers.rst import states
         from docutils.statemachine import string2lines
         from docutils.utils import new_document
 
@@ -321,7 +338,7 @@ class _Machine:
         self.inliner = _inliner_once()
         # Bound once: a parse is a fraction of a millisecond, and an import statement
         # run on each call shows in it.
-        self.roles, self.string2lines, self.new_document = roles, string2lines, new_document
+        self.string2lines, self.new_document = string2lines, new_document
 
     def parse(self, text: str):
         """A new document holding ``text`` parsed (what ``Parser.parse`` builds)."""
@@ -337,38 +354,59 @@ class _Machine:
         finally:
             if document.note_source in machine.observers:
                 machine.detach_observer(document.note_source)
-            self.roles._roles.pop("", None)  # a `default-role` directive lasts one document
+        # No `default-role` (or `role`) directive of a message ever runs: every parse is
+        # inside recording() or sphinx_tables(), which answer every directive with a
+        # recorder, so docutils' role table is never written.
         return document
 
 
-def _inliner_once():
-    """An Inliner whose patterns are built once: they depend only on the settings,
-    which are the same for every message (``RSTStateMachine.run`` would rebuild them).
+@lru_cache(maxsize=1)
+def _inliner_class():
+    """docutils' ``Inliner``, built once per process and quicker on plain text.
 
-    Its search for standalone URIs and e-mail addresses (docutils' ``implicit_inline``,
-    run on every stretch of text between inline markup) is skipped on a stretch with no
-    ``:`` and no ``@``: the one implicit pattern of these settings (``patterns.uri``;
-    PEP and RFC references are off) has a literal ``:`` after the scheme of an absolute
-    URI and a literal ``@`` in an address, so it cannot match there; docutils would
-    return the stretch as one text node, which is what is returned.
-    tests/test_check_structure.py holds the claim against the unguarded inliner.
+    Its patterns depend only on the settings, which are the same for every message:
+    ``init_customizations`` (which ``RSTStateMachine.run`` calls on every parse) builds
+    them the first time only.
+
+    Its search for standalone URIs and e-mail addresses (``implicit_inline``, run on
+    every stretch of text between inline markup) is skipped on a stretch with no ``:``
+    and no ``@``: the one implicit pattern of these settings (``patterns.uri``; PEP and
+    RFC references are off) has a literal ``:`` after the scheme of an absolute URI and
+    a literal ``@`` in an address, so it cannot match there; docutils would return the
+    stretch as one text node, which is what is returned.
+    tests/test_check_structure.py holds the claim against docutils' own inliner.
     """
     from docutils import nodes
     from docutils.parsers.rst import states
 
-    inliner = states.Inliner()
+    class Inliner(states.Inliner):
+        customized = False
+
+        def init_customizations(self, settings):
+            if not self.customized:
+                super().init_customizations(settings)
+                if [pattern for pattern, _ in self.implicit_dispatch] != [self.patterns.uri]:
+                    raise RuntimeError("docutils' implicit inline patterns changed: review "
+                                       "jaxko.check.structure._inliner_class")
+                self.customized = True
+
+        def implicit_inline(self, text, lineno):
+            if ":" not in text and "@" not in text:
+                return [nodes.Text(text)] if text else []
+            return super().implicit_inline(text, lineno)
+
+    # docutils fills the patterns in from ``vars(self.__class__)``: the pattern pieces
+    # of its class (plain strings) are the subclass's own too.
+    for name, value in vars(states.Inliner).items():
+        if isinstance(value, str) and not name.startswith("__"):
+            setattr(Inliner, name, value)
+    return Inliner
+
+
+def _inliner_once():
+    """One inliner (:func:`_inliner_class`) with its patterns built."""
+    inliner = _inliner_class()()
     inliner.init_customizations(rst_settings())
-    inliner.init_customizations = lambda settings: None
-    if [pattern for pattern, _ in inliner.implicit_dispatch] != [inliner.patterns.uri]:
-        raise RuntimeError("docutils' implicit inline patterns changed: review _inliner_once")
-    full = inliner.implicit_inline  # recurses through the instance: the guarded one
-
-    def implicit_inline(text, lineno):
-        if ":" not in text and "@" not in text:
-            return [nodes.Text(text)] if text else []
-        return full(text, lineno)
-
-    inliner.implicit_inline = implicit_inline
     return inliner
 
 

@@ -101,7 +101,7 @@ def catalog_locations(warnings: list[str], srcdir: Path, locale_dir: Path,
     warning's source location (``#: doc.md:37``), for warnings about the pages' text.
     Warnings without a location in the docs tree, or whose location no translated
     message comes from, are left out."""
-    from jaxko.check import pofile
+    from jaxko.catalogs import read as read_catalog
 
     catalogs = locale_dir / language / "LC_MESSAGES"
     read: dict[Path, dict[str, list[int]]] = {}
@@ -119,7 +119,7 @@ def catalog_locations(warnings: list[str], srcdir: Path, locale_dir: Path,
             read[catalog] = {}
             if catalog.is_file():
                 try:
-                    entries = pofile.read(catalog)
+                    entries = read_catalog(catalog)
                 except UserError:
                     entries = []  # check_inputs reported it already
                 for entry in entries:

@@ -3,7 +3,7 @@
 Two layers, both inside the build, whether or not anyone ran ``jaxko check``:
 
 1. :func:`gate_catalogs`, before Sphinx runs: every catalog is read through the one
-   verdict (:mod:`jaxko.poverdict`) and written again beside the output
+   verdict (:func:`jaxko.catalogs.check_text`) and written again beside the output
    (``_build/html-locale/``) from what was read, so Sphinx reads exactly the entries the
    checker judged, in plain gettext syntax; the msgstr of every entry that a ``safety``
    rule refuses (above all ``safety.structure``: a directive, raw/HTML node, role,

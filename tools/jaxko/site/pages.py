@@ -30,7 +30,7 @@ from jaxko.site.status import is_translated_html, review_credits
 from jaxko import glossary
 from jaxko.errors import UserError
 from jaxko.memo import digest_bytes
-from jaxko.workflow.poscan import Counts
+from jaxko.workflow.documents import Counts
 from jaxko.workflow.review import Level, ReviewCounts
 from jaxko.workflow.sections import all_sections
 

@@ -5,7 +5,7 @@ block, including the ones MyST-NB creates for stored ``.ipynb`` outputs. Outputs
 produced by running the code, never translated; this transform marks them
 untranslatable right after Sphinx marks literal blocks translatable.
 
-A catalog may not hold control characters (:data:`jaxko.poverdict.CONTROL_CHARACTER`:
+A catalog may not hold control characters (:data:`jaxko.catalogs.CONTROL_CHARACTER`:
 docutils reads some as line breaks, the checker does not). The rare upstream text
 that has one (a vertical tab in a code block of ``pallas/design/async_note.md``) is
 marked untranslatable too: it is never extracted, and the page keeps the English.
@@ -16,7 +16,7 @@ from __future__ import annotations
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
-from jaxko.poverdict import CONTROL_CHARACTER
+from jaxko.catalogs import CONTROL_CHARACTER
 
 OUTPUT_ELEMENTS = frozenset({"cell_code_output", "mime_bundle"})
 

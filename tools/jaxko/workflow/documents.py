@@ -5,16 +5,27 @@ A document is what Sphinx calls a docname (``notebooks/thinking_in_jax``); its c
 (``notebooks/thinking_in_jax.ipynb``; for a notebook with a MyST twin, the ``.ipynb``).
 The source is read from the catalog's own locations (``#: parallel.ipynb:20002``), so no
 upstream checkout is needed; the staged docs are consulted only when no location names it.
+
+A document's :class:`Counts` (for ``jaxko stats`` and the site's progress pages) are read
+with the fast catalog reader (:func:`jaxko.catalogs.parse`) and follow polib exactly (the
+tests compare both on the real catalogs):
+
+* the header (``msgid ""`` without context) is not a message;
+* translated = not obsolete, not fuzzy, msgstr (every plural form) non-empty;
+* fuzzy = not obsolete and flagged fuzzy (even with an empty msgstr);
+* untranslated = the rest of the non-obsolete entries;
+* words = whitespace-separated words of the unescaped msgid;
+* translated_prose = translated messages whose msgstr differs from the msgid (a code
+  block or a name copied unchanged is translated but not prose a reader sees in Korean).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path, PurePosixPath
 
-from jaxko import paths
+from jaxko import catalogs, paths
 from jaxko.errors import UserError
-from jaxko.workflow import poscan
 
 SOURCE_SUFFIXES = (".ipynb", ".md", ".rst")
 
@@ -30,6 +41,90 @@ class Document:
     docname: str          # "notebooks/thinking_in_jax"
     source: str           # "notebooks/thinking_in_jax.ipynb" (docname alone when unknown)
     catalog: Path         # the .po file
+
+
+@dataclass
+class Counts:
+    """Messages and msgid words by state (obsolete entries are counted apart)."""
+
+    messages: int = 0
+    translated: int = 0
+    fuzzy: int = 0
+    untranslated: int = 0
+    words: int = 0
+    words_translated: int = 0
+    words_fuzzy: int = 0
+    words_untranslated: int = 0
+    obsolete: int = 0
+    # translated messages whose msgstr differs from the msgid: prose a reader sees in
+    # Korean; the rest of ``translated`` are code blocks or names copied unchanged
+    translated_prose: int = 0
+
+    def add(self, other: "Counts") -> "Counts":
+        for item in fields(self):
+            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
+        return self
+
+    @property
+    def percent(self) -> float:
+        """Translated messages in percent (100 for a catalog without messages)."""
+        return 100.0 * self.translated / self.messages if self.messages else 100.0
+
+    @property
+    def percent_words(self) -> float:
+        return 100.0 * self.words_translated / self.words if self.words else 100.0
+
+    @property
+    def translated_copied(self) -> int:
+        """Translated messages whose msgstr equals the msgid (code, names)."""
+        return self.translated - self.translated_prose
+
+    @property
+    def percent_prose(self) -> float:
+        """Translated messages whose Korean differs from the English, in percent."""
+        return 100.0 * self.translated_prose / self.messages if self.messages else 100.0
+
+    @property
+    def complete(self) -> bool:
+        return self.translated == self.messages
+
+
+@dataclass
+class CatalogScan:
+    """What one scan found: counts and the documents its locations name."""
+
+    counts: Counts
+    sources: dict[str, int]   # location file -> occurrences, e.g. {"parallel.ipynb": 80}
+
+
+def scan(path: str | Path) -> CatalogScan:
+    """Count one catalog's messages and words by state; one-line error if it is malformed."""
+    path = Path(path)
+    text = catalogs.read_text(path)
+    counts = Counts(obsolete=catalogs.count_obsolete(text))
+    sources: dict[str, int] = {}
+    for entry in catalogs.parse(text, path):
+        for line in entry.locations:
+            for location in line.split():
+                name = location.rsplit(":", 1)[0] if ":" in location else location
+                sources[name] = sources.get(name, 0) + 1
+        if not entry.msgid and entry.msgctxt is None:
+            continue  # the header
+        words = len(entry.msgid.split())
+        counts.messages += 1
+        counts.words += words
+        if "fuzzy" in entry.flags:
+            counts.fuzzy += 1
+            counts.words_fuzzy += words
+        elif entry.msgstr and not entry.empty_form:
+            counts.translated += 1
+            counts.words_translated += words
+            if entry.plural or entry.msgstr != entry.msgid:
+                counts.translated_prose += 1
+        else:
+            counts.untranslated += 1
+            counts.words_untranslated += words
+    return CatalogScan(counts, sources)
 
 
 def docname_of(catalog: Path, catalogs_dir: Path) -> str:
@@ -70,7 +165,7 @@ def staged_or_none() -> Path | None:
     return staged if staged.is_dir() else None
 
 
-def scan_documents(catalogs_dir: Path, progress: bool = False) -> list[tuple[Document, poscan.Counts]]:
+def scan_documents(catalogs_dir: Path, progress: bool = False) -> list[tuple[Document, Counts]]:
     """Every catalog under ``catalogs_dir`` as a document with its counts, sorted by docname."""
     found = catalog_files(catalogs_dir)
     staged = staged_or_none()
@@ -80,7 +175,7 @@ def scan_documents(catalogs_dir: Path, progress: bool = False) -> list[tuple[Doc
         items = tqdm(found, desc="catalogs", unit="file", leave=False)
     result = []
     for catalog in items:
-        scanned = poscan.scan(catalog)
+        scanned = scan(catalog)
         docname = docname_of(catalog, catalogs_dir)
         result.append((Document(docname, source_of(docname, scanned.sources, staged), catalog),
                        scanned.counts))

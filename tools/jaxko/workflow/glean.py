@@ -31,7 +31,7 @@ import polib
 from jaxko import catalogs, korean
 from jaxko.workflow import codesync, invariants
 from jaxko.check.context import Context
-from jaxko.check.message import Message, syntax_of
+from jaxko.check.message import RST, Message, syntax_of
 from jaxko.check.particles import particle_agreement
 from jaxko.glossary import Glossary
 
@@ -60,11 +60,12 @@ class Outcome:
 
 
 def glean_message(previous: str, msgid: str, msgstr: str,
-                  readings: Mapping[str, str] | None = None) -> Outcome:
-    """Decide for one message; returns the new msgstr when the change is invariant-only."""
+                  readings: Mapping[str, str] | None = None, *, syntax: str = RST) -> Outcome:
+    """Decide for one message (``syntax``: its source's, ``"rst"`` or ``"myst"``);
+    returns the new msgstr when the change is invariant-only."""
     exact = "\n" in previous or "\n" in msgid
-    old = invariants.split(previous, normalise_space=not exact)
-    new = invariants.split(msgid, normalise_space=not exact)
+    old = invariants.split(previous, syntax=syntax, normalise_space=not exact)
+    new = invariants.split(msgid, syntax=syntax, normalise_space=not exact)
     if old.prose != new.prose or [t.kind for t in old.invariants] != [t.kind for t in new.invariants]:
         return Outcome(False, PROSE_CHANGED)
     mapping: dict[str, set[str]] = {}
@@ -75,7 +76,7 @@ def glean_message(previous: str, msgid: str, msgstr: str,
         return Outcome(False, AMBIGUOUS)
     if not changes:
         return Outcome(True, msgstr=msgstr)   # whitespace only
-    translated = invariants.split(msgstr, normalise_space=False)
+    translated = invariants.split(msgstr, syntax=syntax, normalise_space=False)
     in_msgid = Counter(t.text for t in old.invariants)
     in_msgstr = Counter(t.text for t in translated.invariants)
     if any(in_msgstr[a] != in_msgid[a] for a in changes):
@@ -89,7 +90,10 @@ def glean_message(previous: str, msgid: str, msgstr: str,
         pieces.append(msgstr[position:token.start])
         pieces.append(replacement)
         position = token.end
-        after = _PARTICLE_AFTER.match(msgstr, position)
+        closed = position  # a role's closing backtick stands between its target and a particle
+        while msgstr.startswith("`", closed):
+            closed += 1
+        after = _PARTICLE_AFTER.match(msgstr, closed)
         if token.word_end and after:
             found = korean.split_particle(after.group(2))
             if found is not None:
@@ -99,6 +103,7 @@ def glean_message(previous: str, msgid: str, msgstr: str,
                 right = korean.particle_for(new_word, form, readings)
                 if right is None:
                     return Outcome(False, PARTICLE_UNKNOWN)
+                pieces.append(msgstr[position:closed])
                 pieces.append(after.group(1) or "")
                 pieces.append(right + rest)
                 position = after.end()
@@ -170,7 +175,8 @@ def glean_catalog(catalog: polib.POFile, *, code: bool = True,
         if entry.previous_msgid is None or entry.previous_msgctxt != entry.msgctxt:
             kept[NO_PREVIOUS] += 1
             continue
-        outcome = glean_message(entry.previous_msgid, entry.msgid, entry.msgstr, readings)
+        outcome = glean_message(entry.previous_msgid, entry.msgid, entry.msgstr, readings,
+                                syntax=invariants.syntax_of_entry(entry))
         if outcome.gleaned:
             if check(entry, outcome.msgstr):
                 kept[PARTICLE_FINDING] += 1

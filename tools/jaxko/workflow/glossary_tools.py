@@ -31,6 +31,7 @@ import polib
 
 from jaxko import catalogs, glossary, korean
 from jaxko.errors import UserError
+from jaxko.check.message import RST
 from jaxko.workflow import invariants
 
 _HANGUL = re.compile(r"[가-힣]+")
@@ -66,7 +67,6 @@ def unused_renderings(terms: glossary.Glossary, paths: Iterable[Path], *,
     ``paths``, while none of their renderings occurs in any msgstr of those catalogs
     (whitespace runs read as one space). Code blocks (msgids of several lines) and
     messages outside a term's ``senses`` do not count."""
-    from jaxko.check import pofile
     from jaxko.check.terms import TermMatcher
 
     matcher = TermMatcher(terms)
@@ -74,7 +74,7 @@ def unused_renderings(terms: glossary.Glossary, paths: Iterable[Path], *,
     first: dict[int, tuple[str, int]] = {}
     korean_text: list[str] = []
     for path in catalogs.iter_catalogs(paths):
-        for entry in pofile.read(path):
+        for entry in catalogs.read(path):
             if entry.msgstr:
                 korean_text.append(_BLANKS.sub(" ", entry.msgstr))
             if not entry.translated or "\n" in entry.msgid:
@@ -119,17 +119,20 @@ def find_term(terms: glossary.Glossary, en: str) -> glossary.Term:
 
 
 def rewrite(text: str, old: Iterable[str], new: str, *, inside_words: bool = False,
-            readings=None) -> str:
-    """``text`` with every ``old`` rendering replaced by ``new``, particles fixed.
+            readings=None, syntax: str = RST) -> str:
+    """``text`` (markup in ``syntax``, ``"rst"`` or ``"myst"``) with every ``old``
+    rendering replaced by ``new``, particles fixed.
 
-    Skipped: occurrences inside invariants (code, targets, URLs), inside an existing
+    Skipped: occurrences inside invariants (code, targets, URLs, math, HTML: what
+    :func:`jaxko.workflow.invariants.split` reads), inside an existing
     occurrence of ``new``, and — unless ``inside_words`` — occurrences that start in the
     middle of a word (역컨볼루션).
     """
     olds = sorted({o for o in old if o and o != new}, key=len, reverse=True)
     if not olds or not any(o in text for o in olds):
         return text
-    protected = [(t.start, t.end) for t in invariants.split(text, normalise_space=False).invariants]
+    protected = [(t.start, t.end)
+                 for t in invariants.split(text, syntax=syntax, normalise_space=False).invariants]
     start = 0
     while (found := text.find(new, start)) != -1:
         protected.append((found, found + len(new)))
@@ -231,7 +234,8 @@ def plan_rename(glossary_path: Path, en: str, new: str, paths: Iterable[Path], *
         for entry in catalog:
             if not entry.msgstr or not any(o in entry.msgstr for o in old):
                 continue
-            after = rewrite(entry.msgstr, old, new, inside_words=inside_words, readings=readings)
+            after = rewrite(entry.msgstr, old, new, inside_words=inside_words, readings=readings,
+                            syntax=invariants.syntax_of_entry(entry))
             if after == entry.msgstr:
                 continue
             if entry.occurrences:
@@ -418,9 +422,9 @@ def _covered(terms: glossary.Glossary) -> set[str]:
 _MARKUP = re.compile(r"(?::[\w.+-]+(?::[\w.+-]+)*:|\{[\w.+:-]+\})`?|[`*_]{1,2}|\\ ")
 
 
-def _prose(msgid: str) -> str:
+def _prose(msgid: str, syntax: str = RST) -> str:
     """The English prose of a message: no code, targets, URLs or markup."""
-    split = invariants.split(msgid, normalise_space=True)
+    split = invariants.split(msgid, syntax=syntax, normalise_space=True)
     return " | ".join(_MARKUP.sub(" ", piece) for piece in split.prose)
 
 
@@ -464,7 +468,7 @@ def suggest(paths: Iterable[Path], terms: glossary.Glossary, *, min_count: int =
             if catalogs.is_translated(entry):
                 translated_total += 1
                 korean_df.update({_stem(w) for w in _HANGUL.findall(entry.msgstr)})
-            words = _WORD.findall(_prose(entry.msgid))
+            words = _WORD.findall(_prose(entry.msgid, invariants.syntax_of_entry(entry)))
             lowered = [w.lower() for w in words]
             # Words inside a phrase the glossary has (control *flow*) are not candidates.
             inside_term = [False] * len(words)

@@ -32,7 +32,6 @@ import polib
 import yaml
 
 from jaxko import catalogs
-from jaxko.check import pofile
 from jaxko.errors import UserError
 from jaxko.workflow import assignments as assignments_mod
 from jaxko.workflow import reviewers
@@ -423,14 +422,14 @@ def read_items(catalog: Path, records: Records, *, text: str | None = None) -> l
     """
     if text is None:
         po = catalogs.load(catalog)
-        text = pofile.read_text(catalog)
+        text = catalogs.read_text(catalog)
     else:
         import tempfile
         with tempfile.TemporaryDirectory() as folder:
             copy = Path(folder) / catalog.name
             copy.write_text(text, encoding="utf-8")
             po = catalogs.load(copy)
-    lines = {(e.msgctxt, e.msgid): e.msgstr_line for e in pofile.parse(text, catalog)}
+    lines = {(e.msgctxt, e.msgid): e.msgstr_line for e in catalogs.parse(text, catalog)}
     result = []
     for entry in _entries(po):
         key = message_key(entry.msgctxt, entry.msgid)
@@ -655,7 +654,7 @@ def git_user_name(folder: Path) -> str:
 
 def message_spans(catalog: Path) -> dict[str, tuple[int, int]]:
     """Each message's msgid and msgstr lines (not the comments `jaxko update` rewrites)."""
-    return {message_key(e.msgctxt, e.msgid): (e.line, e.last_line) for e in pofile.read(catalog)}
+    return {message_key(e.msgctxt, e.msgid): (e.line, e.last_line) for e in catalogs.read(catalog)}
 
 
 def translators_of(catalog: Path, span: tuple[int, int], assigned: set[str],

@@ -18,10 +18,8 @@ from jaxko.memo import Memo, file_digest
 from jaxko.workflow import assignments as assignments_mod
 from jaxko.workflow import review as review_mod
 from jaxko.workflow import sections
-from jaxko.workflow import poscan
-from jaxko.workflow.documents import (Document, catalog_files, catalogs_dir_for, docname_of,
-                                      source_of, staged_or_none)
-from jaxko.workflow.poscan import Counts
+from jaxko.workflow.documents import (Counts, Document, catalog_files, catalogs_dir_for,
+                                      docname_of, scan, source_of, staged_or_none)
 
 
 @dataclass(frozen=True)
@@ -195,7 +193,7 @@ class _Files(NamedTuple):
 def _read_document(task: tuple[Path, Path]) -> "_Known":
     """One document's catalog counts and review, read from its files."""
     catalog, records = task
-    scanned = poscan.scan(catalog)
+    scanned = scan(catalog)
     return _Known(scanned.sources, scanned.counts, _review_of(catalog, scanned.counts, records))
 
 

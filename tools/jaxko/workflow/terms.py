@@ -53,8 +53,8 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from jaxko import korean, memo
-from jaxko.catalogs import write_text_atomic
-from jaxko.check import inline, pofile
+from jaxko.catalogs import read as read_catalog, write_text_atomic
+from jaxko.check import inline
 from jaxko.check.message import TEXT, syntax_of
 from jaxko.check.sources import guess
 from jaxko.check.terms import IDIOMS
@@ -149,10 +149,10 @@ def catalogs_under(paths: list[Path]) -> list[Path]:
 
 def read_pairs(catalogs: list[Path]) -> list[Pair]:
     """Every translated, non-fuzzy prose message of the catalogs (the one .po reader,
-    :mod:`jaxko.check.pofile`: a broken catalog is its one-line error)."""
+    :func:`jaxko.catalogs.read`: a broken catalog is its one-line error)."""
     pairs = []
     for path in catalogs:
-        for entry in pofile.read(path):
+        for entry in read_catalog(path):
             if not entry.msgid or not entry.translated or entry.plural:
                 continue
             if guess(entry.msgid).block != TEXT:

@@ -1,4 +1,5 @@
-"""The fast .po reader agrees with polib, and rejects what polib rejects."""
+"""The fast .po reader (:func:`jaxko.catalogs.read`) agrees with polib (:func:`jaxko.catalogs.load`),
+and rejects what polib rejects."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jaxko.check import pofile
+from jaxko import catalogs as pofile
 from jaxko.errors import UserError
 
 ROOT = Path(__file__).resolve().parents[1]
