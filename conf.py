@@ -12,7 +12,7 @@ Environment switches (set by ``jaxko``; defaults suit a plain sphinx-build):
   executes notebooks once and caches the outputs under ``_build``: the English build)
   or ``korean`` (the Korean site: MyST-NB executes nothing; notebook pages show the
   outputs of the Korean notebooks ``jaxko notebooks verify`` ran, see
-  ``jaxko.site.korean_outputs``).
+  ``jaxko.site.ext.korean_outputs``).
 """
 
 from __future__ import annotations
@@ -59,9 +59,9 @@ extensions = [
     "jaxko.sphinxext.notebook_defaults",
     "jaxko.sphinxext.api_links",
     # The Korean site: i18n fixes, banner, search, glossary/progress pages (jaxko/site).
-    "jaxko.site",
-    "jaxko.site.speedups",  # build speed only; off (with a warning) on untested versions
-    "jaxko.site.korean_outputs",
+    "jaxko.site.ext",
+    "jaxko.site.ext.speedups",  # build speed only; off (with a warning) on untested versions
+    "jaxko.site.ext.korean_outputs",
     "jaxko.sphinxext.build_progress",
     "jaxko.sphinxext.offline_math",  # MathJax from PyPI (sphinx-mathjax-offline), no CDN
     "jaxko.sphinxext.offline_mermaid",  # mermaid from the npm registry (make setup), no CDN

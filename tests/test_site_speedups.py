@@ -1,4 +1,4 @@
-"""jaxko.site.speedups: the one place for private internals of the docs toolchain.
+"""jaxko.site.ext.speedups: the one place for private internals of the docs toolchain.
 
 The shims change speed, never pages: on versions outside ``TESTED`` the extension
 installs nothing and warns once, and the site is Sphinx's own. The scan below lists
@@ -13,7 +13,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from jaxko.site import speedups
+from jaxko.site.ext import speedups
 
 TOOLS = Path(__file__).resolve().parents[1] / "tools" / "jaxko"
 
@@ -93,7 +93,7 @@ MESSAGES = {"First entry": "첫 항목", "Kept": "Kept", "Third entry": "세 번
 CONF = """
 import sys
 sys.path.insert(0, {tools!r})
-extensions = ["myst_parser", "jaxko.site.i18n", "jaxko.site.navigation", "jaxko.site.speedups"]
+extensions = ["myst_parser", "jaxko.site.ext.i18n", "jaxko.site.ext.navigation", "jaxko.site.ext.speedups"]
 html_theme = "sphinx_book_theme"
 language = "ko"
 locale_dirs = [{locale!r}]
@@ -139,7 +139,7 @@ def test_untested_versions_turn_the_speedups_off_with_one_warning(tmp_path, monk
     off = _build(tmp_path / "off", True, False, monkeypatch)
     monkeypatch.undo()
     plain = _build(tmp_path / "plain", False, True, monkeypatch)
-    warned = [line for line in off if "jaxko.site.speedups is off" in line]
+    warned = [line for line in off if "jaxko.site.ext.speedups is off" in line]
     assert len(warned) == 1 and "docutils" in warned[0]
     assert not [line for line in plain if "speedups" in line]
     assert _files(tmp_path / "off" / "html") == _files(tmp_path / "plain" / "html")

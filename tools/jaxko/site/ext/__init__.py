@@ -1,13 +1,19 @@
-"""Sphinx extensions of the Korean site (``extensions += ["jaxko.site"]`` in conf.py).
+"""Sphinx extensions of the Korean site (``extensions += ["jaxko.site.ext"]`` in conf.py).
 
-One extension per concern, each a module with its own ``setup``:
+They run inside Sphinx's process. The build driver (:mod:`jaxko.site`: ``jaxko site
+build``, ``watch``, ``audit``) imports none of them and none of them imports it: the
+driver sets their config values (``-D``) and they read and write the files those
+name. One extension per concern, each a module with its own ``setup``:
 
-* :mod:`.gate`: no download or image from outside the docs tree is copied;
+* :mod:`.gate`: the gate's second layer: a translated message is parsed as untrusted,
+  its HTML sanitized, script links become text, no download or image from outside the
+  docs tree is copied;
 * :mod:`.i18n`: translated MyST/notebook messages parse as written (MyST-NB#587,
   MyST-Parser#444);
-* :mod:`jaxko.site.translated_markup`: a msgstr that reads as block markup
+* :mod:`.translated_markup`: a msgstr that reads as block markup
   ("1. …", "- …") stays the heading/paragraph it translates;
-* :mod:`.search`: Korean search language (particles stripped on both sides, Kiwi nouns);
+* :mod:`.search`: Korean search language (particles stripped on both sides, Kiwi nouns;
+  the one owner of Kiwi);
 * :mod:`.status`: per-page banner (progress, credits, English original, downloads);
 * :mod:`.pages`: the 번역 용어집 and 번역 현황 pages, linked from the navigation;
 * :mod:`.typography`: Korean-first fonts and line breaking;
@@ -26,19 +32,19 @@ One extension per concern, each a module with its own ``setup``:
 from __future__ import annotations
 
 MODULES = (
-    "jaxko.site.gate",
-    "jaxko.site.i18n",
-    "jaxko.site.translated_markup",
-    "jaxko.site.search",
-    "jaxko.site.status",
-    "jaxko.site.pages",
-    "jaxko.site.typography",
-    "jaxko.site.theme",
-    "jaxko.site.navigation",
-    "jaxko.site.offsite",
-    "jaxko.site.links",
-    "jaxko.site.holes",
-    "jaxko.site.card_icons",
+    "jaxko.site.ext.gate",
+    "jaxko.site.ext.i18n",
+    "jaxko.site.ext.translated_markup",
+    "jaxko.site.ext.search",
+    "jaxko.site.ext.status",
+    "jaxko.site.ext.pages",
+    "jaxko.site.ext.typography",
+    "jaxko.site.ext.theme",
+    "jaxko.site.ext.navigation",
+    "jaxko.site.ext.offsite",
+    "jaxko.site.ext.links",
+    "jaxko.site.ext.holes",
+    "jaxko.site.ext.card_icons",
 )
 
 

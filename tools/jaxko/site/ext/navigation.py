@@ -21,7 +21,7 @@ the theme's function and keeps the result. ``jaxko_nav_cache = ""`` (a plain
 sphinx-build) renders every time, as the theme does.
 
 Where nothing is kept (a first build, or a build after the structure changed), Sphinx
-resolves the root document's toctrees for each page; :mod:`jaxko.site.speedups` does
+resolves the root document's toctrees for each page; :mod:`jaxko.site.ext.speedups` does
 that once per build where the versions it was tested with are installed.
 """
 

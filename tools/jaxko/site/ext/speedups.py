@@ -1,5 +1,5 @@
 """Build-speed shims that reach into private internals of Sphinx, MyST-Parser and
-docutils, in one guarded extension (``"jaxko.site.speedups"`` in conf.py).
+docutils, in one guarded extension (``"jaxko.site.ext.speedups"`` in conf.py).
 
 Everything here changes how fast a site builds, never what it builds: with
 ``-D jaxko_speedups=0``, or on versions it was not tested with, the pages are Sphinx's
@@ -302,7 +302,7 @@ def _install(app, config) -> None:
         return
     versions = untested()
     if versions:
-        logger.warning("jaxko.site.speedups is off: not tested with %s (TESTED in %s); "
+        logger.warning("jaxko.site.ext.speedups is off: not tested with %s (TESTED in %s); "
                        "the site builds the same, more slowly", ", ".join(versions), __file__,
                        type="jaxko", subtype="speedups")
         return

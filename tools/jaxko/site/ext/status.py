@@ -128,7 +128,7 @@ def missing_text(files: list[str]) -> str:
 
 def banner_html(app, pagename: str, item, pathto, missing: list[str] = ()) -> str:
     """The banner of one page (``item``: its DocumentStats; ``missing``: the files of
-    the staged upstream it lacks, jaxko.site.holes)."""
+    the staged upstream it lacks, jaxko.site.ext.holes)."""
     upstream = app.config.jaxko_upstream_docs_url.rstrip("/") + f"/{pagename}.html"
     counts = item.counts
     percent = item.percent
