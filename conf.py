@@ -54,11 +54,10 @@ extensions = [
     "jaxko.sphinxext.tagged_block",
     "jaxko.sphinxext.strict_include",
     "jaxko.sphinxext.missing_deps",  # a missing included file does not re-read its page each build
-    "jaxko.sphinxext.toc_parents",  # parents are written again only when a re-read page's title/toc changed
     "jaxko.sphinxext.gettext_filters",
     "jaxko.sphinxext.notebook_defaults",
     "jaxko.sphinxext.api_links",
-    # The Korean site: i18n fixes, banner, search, glossary/progress pages (jaxko/site).
+    # The Korean site: i18n fixes, banner, search, glossary/progress pages (jaxko/site/ext).
     "jaxko.site.ext",
     "jaxko.site.ext.speedups",  # build speed only; off (with a warning) on untested versions
     "jaxko.site.ext.korean_outputs",

@@ -272,7 +272,7 @@ def bench_rebuild(locale: Path, edits: int = 6) -> list[str]:
         "it writes "
         "the index and search pages on every build, and the pages whose toctree lists a "
         "page read again when that page's title or table of contents changed "
-        "(`jaxko.sphinxext.toc_parents`). A new title also changes every page's "
+        "(`jaxko.site.ext.speedups`: `jaxko_spare_toc_parents`). A new title also changes every page's "
         "navigation, so the pages written render it again (`jaxko.site.ext.navigation`). The "
         "watcher runs each build in a fork of a process that has already imported Sphinx "
         "and the extensions (docs/site.md); its figure includes its polling (every 0.25 s) "

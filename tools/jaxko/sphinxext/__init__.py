@@ -19,8 +19,6 @@ What the offline, scoped build of upstream's docs needs, English or Korean:
   upstream's English docs
 * :mod:`.missing_deps`      -- a page whose included file is missing is not read again
   on every build
-* :mod:`.toc_parents`       -- a page listing a re-read page is written again only when
-  what it shows of it changed
 * :mod:`.offline_math`      -- MathJax from a Python package, not a CDN
 * :mod:`.offline_mermaid`   -- mermaid from the npm registry, not a CDN
 * :mod:`.build_progress`    -- a quiet build's progress, in a file for ``jaxko site build``

@@ -26,7 +26,7 @@ from sphinx import addnodes
 from sphinx.util import logging
 
 from jaxko.catalogs import write_text_atomic
-from jaxko.site.ext.status import is_translated_html, review_credits
+from jaxko.site.ext.status import is_translated_html, page_stats, review_credits
 from jaxko import glossary
 from jaxko.errors import UserError
 from jaxko.memo import digest_bytes
@@ -311,7 +311,7 @@ class ProgressDirective(Directive):
         app = env.app
         # Pages of this build only (locale/ko also holds e.g. sphinx.po, Sphinx's own
         # messages, which is no page).
-        stats = {name: item for name, item in getattr(app, "_jaxko_stats", {}).items()
+        stats = {name: item for name, item in page_stats(app).items()
                  if name in env.found_docs}
 
         # No file dependencies: the page is read again when what it shows changed
@@ -409,7 +409,7 @@ def progress_signature(app, env) -> str:
     review counts and credits, translators): an edit that changes none of it, such as
     rewording a message nobody has reviewed, leaves the page and the pages that list it
     unwritten."""
-    stats = getattr(app, "_jaxko_stats", {})
+    stats = page_stats(app)
     shown = sorted((name, item.section.key, repr(item.counts), repr(item.review),
                     item.translators, tuple(review_credits(item)))
                    for name, item in stats.items() if name in env.found_docs)
