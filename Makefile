@@ -19,7 +19,7 @@ help:  ## list the targets
 $(STAMP): pyproject.toml constraints/default.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	@# The default toolchain: the versions jaxko.site.speedups was tested with.
+	@# The default toolchain: the versions jaxko.site.ext.speedups was tested with.
 	$(BIN)/python -m pip install --quiet -c constraints/default.txt -e '.[test,notebooks]'
 	@# Bytecode now: where PYTHONDONTWRITEBYTECODE is set, every `jaxko` run would
 	@# otherwise compile its modules again (~80 ms of a 0.3 s `jaxko check`).

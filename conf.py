@@ -12,7 +12,7 @@ Environment switches (set by ``jaxko``; defaults suit a plain sphinx-build):
   executes notebooks once and caches the outputs under ``_build``: the English build)
   or ``korean`` (the Korean site: MyST-NB executes nothing; notebook pages show the
   outputs of the Korean notebooks ``jaxko notebooks verify`` ran, see
-  ``jaxko.site.korean_outputs``).
+  ``jaxko.site.ext.korean_outputs``).
 """
 
 from __future__ import annotations
@@ -54,14 +54,13 @@ extensions = [
     "jaxko.sphinxext.tagged_block",
     "jaxko.sphinxext.strict_include",
     "jaxko.sphinxext.missing_deps",  # a missing included file does not re-read its page each build
-    "jaxko.sphinxext.toc_parents",  # parents are written again only when a re-read page's title/toc changed
     "jaxko.sphinxext.gettext_filters",
     "jaxko.sphinxext.notebook_defaults",
     "jaxko.sphinxext.api_links",
-    # The Korean site: i18n fixes, banner, search, glossary/progress pages (jaxko/site).
-    "jaxko.site",
-    "jaxko.site.speedups",  # build speed only; off (with a warning) on untested versions
-    "jaxko.site.korean_outputs",
+    # The Korean site: i18n fixes, banner, search, glossary/progress pages (jaxko/site/ext).
+    "jaxko.site.ext",
+    "jaxko.site.ext.speedups",  # build speed only; off (with a warning) on untested versions
+    "jaxko.site.ext.korean_outputs",
     "jaxko.sphinxext.build_progress",
     "jaxko.sphinxext.offline_math",  # MathJax from PyPI (sphinx-mathjax-offline), no CDN
     "jaxko.sphinxext.offline_mermaid",  # mermaid from the npm registry (make setup), no CDN

@@ -99,7 +99,7 @@ def build_site(outdir: Path, *, language: str, locale: Path) -> Built:
     wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stdout}\n{proc.stderr}")
-    built = re.search(r"built (\d+) pages .* in ([\d.]+) s: (\d+) warnings, (\d+) from "
+    built = re.search(r"built (\d+) pages .* in ([\d.]+) s: (\d+) warnings(?: \([^)]*\))?, (\d+) from "
                       r"translations, (\d+) not on the accepted list", proc.stdout)
     pages, seconds, warnings, i18n, unexpected = built.groups()
     return Built(float(seconds), wall, cpu, int(pages), int(warnings), int(unexpected),
@@ -272,8 +272,8 @@ def bench_rebuild(locale: Path, edits: int = 6) -> list[str]:
         "it writes "
         "the index and search pages on every build, and the pages whose toctree lists a "
         "page read again when that page's title or table of contents changed "
-        "(`jaxko.sphinxext.toc_parents`). A new title also changes every page's "
-        "navigation, so the pages written render it again (`jaxko.site.navigation`). The "
+        "(`jaxko.site.ext.speedups`: `jaxko_spare_toc_parents`). A new title also changes every page's "
+        "navigation, so the pages written render it again (`jaxko.site.ext.navigation`). The "
         "watcher runs each build in a fork of a process that has already imported Sphinx "
         "and the extensions (docs/site.md); its figure includes its polling (every 0.25 s) "
         "and the input checks, gate, stats and audit of the build command.\n",

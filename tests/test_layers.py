@@ -6,6 +6,11 @@ Sphinx extensions that stand in for upstream's, the Korean site, and the CLI on 
 module may import its own layer or a lower one, never a higher one, and no modules may
 import each other in a loop. Imports inside functions count as much as those at the
 top of a file (a lazy import is still a dependency).
+
+The Korean site is two rooms: the build driver (``jaxko.site``: runs in ``jaxko``'s
+process) and the Sphinx extensions (``jaxko.site.ext``: run inside Sphinx). Neither
+imports the other; they meet through config values and files, and what both need lives
+in a lower layer.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tools" / "jaxko"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "paths", "korean", "codetokens", "scope", "forked"),  # facts
-    ("glossary", "catalogs", "memo"),  # one reader per format; kept results
+    ("glossary", "catalogs", "memo", "fragments"),  # one reader per format; kept results
     ("upstream", "extract", "update"),  # the pipeline's stages
     ("check",),
     ("notebooks",),
@@ -124,6 +129,35 @@ def packages_loops(graph: dict[str, set[str]]) -> list[list[str]]:
     return loops(folded)
 
 
+DRIVER, EXTENSIONS = "jaxko.site", "jaxko.site.ext"
+
+
+def room_of(module: str) -> str | None:
+    """"extensions", "driver", or None for a module of neither room."""
+    if module == EXTENSIONS or module.startswith(EXTENSIONS + "."):
+        return "extensions"
+    if module.startswith(DRIVER + "."):
+        return "driver"
+    return None
+
+
+def across_rooms(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from one room of the site into the other."""
+    return sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets
+                  if room_of(a) and room_of(b) and room_of(a) != room_of(b))
+
+
+def sphinxext_listed(package: Path) -> tuple[set[str], set[str]]:
+    """(modules of sphinxext/, modules its docstring names as ``:mod:`.name```)."""
+    import re
+
+    folder = package / "sphinxext"
+    present = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+    named = set(re.findall(r":mod:`\.(\w+)`", ast.get_docstring(
+        ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))) or ""))
+    return present, named
+
+
 def test_every_module_has_a_layer():
     for name in modules(PACKAGE):
         layer_of(name)
@@ -137,6 +171,17 @@ def test_no_modules_import_each_other_in_a_loop():
     graph = imports(PACKAGE)
     assert loops(graph) == []
     assert packages_loops(graph) == []
+
+
+def test_the_site_driver_and_its_extensions_import_nothing_of_each_other():
+    graph = imports(PACKAGE)
+    assert {room_of(m) for m in graph} >= {"driver", "extensions"}, "the rooms are gone"
+    assert across_rooms(graph) == []
+
+
+def test_sphinxext_holds_what_its_docstring_says():
+    present, named = sphinxext_listed(PACKAGE)
+    assert present and present == named
 
 
 @pytest.fixture
@@ -169,8 +214,24 @@ def test_a_relative_import_loop_is_caught(planted):
 
 def test_a_loop_between_folders_is_caught(planted):
     for path, line in ((planted / "sphinxext" / "jax_roles.py", "from jaxko.site import gate"),
-                       (planted / "site" / "typography.py", "from jaxko.sphinxext import offline_math")):
+                       (planted / "site" / "ext" / "typography.py", "from jaxko.sphinxext import offline_math")):
         path.write_text(path.read_text(encoding="utf-8") + f"\n{line}  # noqa\n", encoding="utf-8")
     graph = imports(planted)
     assert "jaxko.sphinxext.jax_roles -> jaxko.site.gate" in upward(graph)
     assert ["site", "sphinxext"] in packages_loops(graph)
+
+
+def test_an_import_across_the_site_rooms_is_caught(planted):
+    for path, line in ((planted / "site" / "watch.py", "    from jaxko.site.ext import search"),
+                       (planted / "site" / "ext" / "status.py", "from jaxko.site.state import BuildState")):
+        body = f"\n\ndef _late():\n{line}\n" if line.startswith(" ") else f"\n{line}  # noqa\n"
+        path.write_text(path.read_text(encoding="utf-8") + body, encoding="utf-8")
+    assert across_rooms(imports(planted)) == ["jaxko.site.ext.status -> jaxko.site.state",
+                                              "jaxko.site.watch -> jaxko.site.ext.search"]
+    assert upward(imports(planted)) == []  # the layers alone do not see it
+
+
+def test_a_sphinxext_module_its_docstring_does_not_name_is_caught(planted):
+    (planted / "sphinxext" / "stray.py").write_text("def setup(app):\n    return {}\n")
+    present, named = sphinxext_listed(planted)
+    assert present - named == {"stray"}

@@ -229,7 +229,7 @@ def test_site_says_interpret_mode_and_keeps_the_page_and_download_as_they_were(p
     """`jaxko site build` runs verify: the page says how (interpret mode, not hardware),
     shows upstream's stored outputs, and offers the Korean notebook as built."""
     from jaxko.site import build as site_build
-    from jaxko.site import status
+    from jaxko.site.ext import status
 
     built = _korean(project).read_bytes()
     docs = tmp_path / "docs"
@@ -261,6 +261,6 @@ def test_run_lines_for_every_outcome():
 
 
 def status_line(run):
-    from jaxko.site import status
+    from jaxko.site.ext import status
 
     return status.run_text(run)

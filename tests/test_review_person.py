@@ -290,7 +290,7 @@ def test_kinds_and_levels_have_one_label_each():
 def test_stats_and_banner_name_the_person_once_a_person_approved(project, capsys):
     """Issue 44: `jaxko stats` said "review: Claude (AI 2차 검토) (in-review)" for a page a
     person had fully approved (the assigned reviewer and status of assignments.yaml)."""
-    from jaxko.site.status import credit_parts, review_text
+    from jaxko.site.ext.status import credit_parts, review_text
     from jaxko.workflow import stats
 
     locale, catalog = project["locale"], project["catalog"]

@@ -234,7 +234,7 @@ def test_a_person_reviews_in_the_browser_and_the_files_hold_what_the_commands_wr
     assert (stats["person"], stats["ai_pass_only"], stats["not_reviewed"]) == (3, 2, 1)
     assert REVIEWER in json.dumps(json.loads(out), ensure_ascii=False)
     # and the site's banner and credits (the functions the page banner is made with)
-    from jaxko.site import status
+    from jaxko.site.ext import status
     from jaxko.workflow import stats as stats_mod
 
     item = stats_mod.document_stats(locale, "ko", assignments_path=assignments_mod.default_path(

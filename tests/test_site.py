@@ -18,7 +18,7 @@ import pytest
 
 from conftest import FIXTURES, ROOT, run_jaxko
 from jaxko.site import build as site_build
-from jaxko.site.search import SHORT_MARK, stem, strip_particles
+from jaxko.site.ext.search import SHORT_MARK, stem, strip_particles
 
 SITE = FIXTURES / "site"
 NOTEBOOK_CODE_COMMENT = "# 배열의 항목을 더합니다"
@@ -88,7 +88,7 @@ def docs_for(index: dict, term: str) -> set[str]:
 
 
 def test_build_has_no_warnings(site):
-    from jaxko.site import speedups
+    from jaxko.site.ext import speedups
 
     # On a toolchain newer than the speedups were tested with, their one warning only.
     expected = 1 if speedups.untested() else 0
@@ -128,7 +128,7 @@ def test_fullscreen_button_tooltip_is_spaced_korean(site, baseline):
 def test_theme_message_override_wraps_once_and_unwraps():
     from sphinx import locale
 
-    from jaxko.site import theme
+    from jaxko.site.ext import theme
 
     key = (theme.NAMESPACE, theme.CATALOG)
     saved = locale.translators.get(key)
@@ -178,14 +178,14 @@ def test_translated_myst_notebook_and_markdown_code_blocks(site):
 
 def test_translated_reference_style_link_resolves(site):
     body = article(page(site, "guide"))
-    # the docs' home is built here: the link opens the Korean one (jaxko.site.links)
+    # the docs' home is built here: the link opens the Korean one (jaxko.site.ext.links)
     assert ('<a class="reference internal" href="index.html">JAX 웹사이트</a>'
             '를 보세요.') in body
     assert "[jax-site]" not in body
 
 
 def test_baseline_shows_the_upstream_bugs(baseline):
-    """Without jaxko.site.i18n every translated MyST code block renders as ``::``."""
+    """Without jaxko.site.ext.i18n every translated MyST code block renders as ``::``."""
     for name, comment in (("notebook", NOTEBOOK_CODE_COMMENT), ("mystnb", MYSTNB_CODE_COMMENT),
                           ("guide", GUIDE_CODE_COMMENT)):
         body = article(page(baseline, name))
@@ -200,7 +200,7 @@ def test_baseline_shows_the_upstream_bugs(baseline):
 
 
 def test_literal_text_undoes_locales_notation():
-    from jaxko.site.i18n import literal_text
+    from jaxko.site.ext.i18n import literal_text
 
     code = "# 주석\nx = 1\n    \n    y = 2\n"
     indented = "\n".join(("   " + line) if line.strip() else line for line in code.split("\n"))
@@ -305,7 +305,7 @@ def test_kiwi_nouns_of_a_batch_are_those_of_each_text():
     """A page's texts go to Kiwi as one batch (on its threads): the nouns must be the
     ones each text gives alone, on the project's own Korean text."""
     import polib
-    from jaxko.site.search import KoreanMorphology, korean_runs
+    from jaxko.site.ext.search import KoreanMorphology, korean_runs
 
     texts = [korean_runs(e.msgstr) for name in ("automatic-differentiation", "faq")
              for e in polib.pofile(str(ROOT_LOCALE / "ko" / "LC_MESSAGES" / f"{name}.po"))
@@ -321,7 +321,7 @@ def test_kiwi_nouns_of_a_batch_are_those_of_each_text():
 def test_a_page_of_known_texts_does_not_load_kiwi(tmp_path, monkeypatch):
     """A rebuild re-indexes pages whose texts the noun cache knows: Kiwi's model (a
     second and some 200 MB) must not load for them; a new text loads it."""
-    from jaxko.site import search
+    from jaxko.site.ext import search
 
     cache = search.NounCache(tmp_path / "nouns.json", "test")
     cache.nouns["배열 함수"] = ["배열", "함수"]
@@ -461,7 +461,7 @@ def test_notebooks_execute_once_then_come_from_the_cache(tmp_path):
 @pytest.mark.parametrize("value, text", [(100.0, "100%"), (99.6, "99%"), (80.0, "80%"),
                                          (0.4, "1% 미만"), (0.0, "0%")])
 def test_percent_text(value, text):
-    from jaxko.site.status import percent_text
+    from jaxko.site.ext.status import percent_text
 
     assert percent_text(value) == text
 

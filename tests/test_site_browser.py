@@ -18,7 +18,7 @@ import pytest
 
 from conftest import FIXTURES, ROOT
 from jaxko.site import build as site_build
-from jaxko.site.search import stem
+from jaxko.site.ext.search import stem
 
 pytestmark = pytest.mark.browser
 

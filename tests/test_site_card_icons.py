@@ -1,4 +1,4 @@
-"""A translated sphinx-design card title keeps its icon (jaxko.site.card_icons), real
+"""A translated sphinx-design card title keeps its icon (jaxko.site.ext.card_icons), real
 Sphinx on the fixture site plus a page of cards like the home page's; built with
 ``jaxko_card_icons=0`` the translated title loses its icon (the bug on the home page)."""
 

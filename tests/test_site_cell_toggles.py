@@ -12,7 +12,7 @@ import pytest
 
 from conftest import FIXTURES
 from jaxko.site import build as site_build
-from jaxko.site import theme
+from jaxko.site.ext import theme
 
 SITE = FIXTURES / "site"
 

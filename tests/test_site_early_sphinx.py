@@ -17,7 +17,7 @@ from conftest import processes_mentioning
 from jaxko.errors import UserError
 from jaxko.extract import sphinx_env
 from jaxko.site import build as site_build
-from jaxko.site.early_sphinx import EarlySphinx, kiwi_glossary
+from jaxko.site.early_sphinx import EarlySphinx
 from jaxko.site.state import BuildState
 from test_site_gate import _tree
 
@@ -72,7 +72,7 @@ def test_a_build_stopped_by_a_broken_input_ends_the_process(tmp_path):
         site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
                          locale_dir=locale)
     assert _early_processes() == []
-    # nor the Kiwi process it started first (a serial Korean build: a grandchild)
+    # nor any process of its own (the search extension's Kiwi starts only in Sphinx)
     assert processes_mentioning(str(tmp_path)) == []
     assert not (tmp_path / "html" / "index.html").exists()
 
@@ -105,21 +105,6 @@ def test_the_process_runs_the_command_it_is_given(tmp_path):
     assert done.returncode != 0
     assert "nonesuch" in done.stderr or "conf.py" in done.stderr
     assert _early_processes() == []
-
-
-@pytest.mark.parametrize("defines, expected", [
-    ({"language": "ko", "jaxko_glossary_path": "g.yaml"}, "g.yaml"),
-    ({"language": "en", "jaxko_glossary_path": "g.yaml"}, None),
-    ({"jaxko_glossary_path": "g.yaml"}, None),  # no language: Sphinx's default, English
-    ({"language": "ko", "jaxko_glossary_path": "g.yaml", "jaxko_search_morphology": "0"}, None),
-    ({"language": "ko", "jaxko_glossary_path": "g.yaml", "jaxko_search_morphology": "False"},
-     None),
-    ({"language": "ko", "jaxko_glossary_path": ""}, None),
-])
-def test_one_answer_to_whether_kiwi_starts_ahead(defines, expected):
-    """``jaxko site build`` (its settings) and ``jaxko site watch`` (the last build's -D
-    pairs) both ask :func:`kiwi_glossary`: a Korean build with morphology on."""
-    assert kiwi_glossary(defines) == expected
 
 
 def _conf_with_marker(tmp_path: Path, conf: str) -> tuple[Path, Path, dict]:

@@ -1,10 +1,10 @@
 """The glossary page explains the source abbreviations its 참고 column cites (TFK, PYK,
-JKR1, ...), from the table in the glossary's README (jaxko.site.pages.source_legend)."""
+JKR1, ...), from the table in the glossary's README (jaxko.site.ext.pages.source_legend)."""
 
 from __future__ import annotations
 
 from conftest import ROOT
-from jaxko.site.pages import legend_nodes, source_legend
+from jaxko.site.ext.pages import legend_nodes, source_legend
 
 
 def test_the_legend_comes_from_the_readme_table():

@@ -1,4 +1,4 @@
-"""No silent holes (jaxko.site.holes): real Sphinx and CLI, the fixture site plus a page
+"""No silent holes (jaxko.site.ext.holes): real Sphinx and CLI, the fixture site plus a page
 that includes and loads files the tree lacks, as fault_tolerance does in the offline
 upstream copy; and the page in Chromium (no failed request, no script error).
 

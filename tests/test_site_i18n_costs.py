@@ -1,4 +1,4 @@
-"""What Sphinx's i18n step costs, cut without changing a page (jaxko.site.i18n):
+"""What Sphinx's i18n step costs, cut without changing a page (jaxko.site.ext.i18n):
 ``TitlesFirst`` parses a translated message once, not twice;
 ``drop_fragment_documents`` keeps each msgstr's own parsed document (and the build
 environment its settings hold) out of the pickled doctree. The pages are byte for byte
@@ -18,7 +18,7 @@ from docutils import nodes
 
 from jaxko.extract import doctrees_dir
 from jaxko.site import build as site_build
-from jaxko.site import speedups
+from jaxko.site.ext import speedups
 
 PAGE = """Page title
 ==========
@@ -104,7 +104,7 @@ def _build(tmp: Path, ours: bool) -> site_build.SiteResult:
 
 # TitlesFirst and the dropped fragment documents are speedups: off on untested versions.
 needs_speedups = pytest.mark.skipif(bool(speedups.untested()),
-                                    reason="jaxko.site.speedups is off on this toolchain")
+                                    reason="jaxko.site.ext.speedups is off on this toolchain")
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
-"""jaxko.site.search.KiwiProcess: a serial build (every rebuild) loads Kiwi in a process
-of its own, started before Sphinx reads; the search index is the one Kiwi gives in the
-build's own process (real Kiwi, real Sphinx on the site fixture)."""
+"""jaxko.site.ext.search.KiwiProcess: a serial build (every rebuild) loads Kiwi in a process
+of its own, started by the search extension when Sphinx has read the configuration,
+before it reads; the search index is the one Kiwi gives in the build's own process
+(real Kiwi, real Sphinx on the site fixture)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 from conftest import processes_mentioning
 from jaxko.site import build as site_build
-from jaxko.site import search
+from jaxko.site.ext import search
 from jaxko.site.state import BuildState
 from test_site import SITE, _copy_docs, docs_for, search_index
 
@@ -28,7 +29,7 @@ def _alone(body: str, *args: str) -> str:
     preamble = (
         "import os, signal, sys\n"
         "import polib\n"
-        "from jaxko.site import search\n"
+        "from jaxko.site.ext import search\n"
         f"ROOT = {str(ROOT)!r}\n"
         "texts = [search.korean_runs(e.msgstr) for name in ('automatic-differentiation', 'faq')\n"
         "         for e in polib.pofile(f'{ROOT}/locale/ko/LC_MESSAGES/{name}.po') if e.msgstr]\n"
@@ -55,17 +56,42 @@ def test_the_process_gives_kiwis_own_nouns():
     assert int(printed.split()[0]) > 50
 
 
-def test_one_started_ahead_ends_unless_taken():
-    """The early Sphinx process starts one before Sphinx; a build that stops before
-    Sphinx takes it must not leave it running."""
-    printed = _alone(
-        "search.start_ahead(sys.argv[1])\n"
-        "process = search._AHEAD[0]._process\n"
-        "assert process.is_alive()\n"
-        "search.stop_ahead()\n"
-        "assert search._AHEAD == [] and not process.is_alive()\n"
-        "print('ended', process.exitcode)\n", str(SITE / "glossary.yaml"))
-    assert printed.startswith("ended ")
+STARTED = (
+    "from sphinx.application import Sphinx\n"
+    "src, language, builder, jobs, morphology = sys.argv[1:6]\n"
+    "open(f'{src}/conf.py', 'w').write(\n"
+    "    f'extensions = [\"jaxko.site.ext.search\"]\\nlanguage = {language!r}\\n'\n"
+    "    f'jaxko_search_morphology = {morphology}\\n'\n"
+    "    'from jaxko.site.ext import search\\n'\n"
+    "    'def setup(app):\\n'  # after the extension's own config-inited handler\n"
+    "    '    app.connect(\"config-inited\", lambda app, config: print(\"at config-inited:\", '\n"
+    "    '\"kiwi\" if search._SETTINGS[\"kiwi\"] else \"none\"), priority=900)\\n')\n"
+    "open(f'{src}/index.rst', 'w').write('Title\\n=====\\n')\n"
+    "app = Sphinx(src, src, f'{src}/_out', f'{src}/_doctrees', builder,\n"
+    "             status=None, warning=None, parallel=int(jobs))\n"
+    "kiwi = search._SETTINGS['kiwi']\n"
+    "alive = kiwi is not None and kiwi._process.is_alive()\n"
+    "search._stop_kiwi(app, None)  # as at the end of a build: it ends\n"
+    "assert search._SETTINGS['kiwi'] is None\n"
+    "assert kiwi is None or not kiwi._process.is_alive()\n"
+    "print('builder set up:', 'kiwi' if alive else 'none')\n")
+
+
+@pytest.mark.parametrize("language, builder, jobs, morphology, at_config, at_builder", [
+    ("ko", "html", "1", "True", "kiwi", "kiwi"),     # a serial Korean HTML build: every rebuild
+    ("en", "html", "1", "True", "none", "none"),     # no Korean search
+    ("ko", "html", "2", "True", "none", "none"),     # parallel: its main process analyses
+    ("ko", "html", "1", "False", "none", "none"),    # morphology off
+    ("ko", "gettext", "1", "True", "kiwi", "none"),  # no search index: the one started ends
+])
+def test_the_search_extension_starts_kiwi_when_the_config_is_read(
+        tmp_path, language, builder, jobs, morphology, at_config, at_builder):
+    """The extension alone decides, from the configuration Sphinx read (the driver only
+    passes -D settings), and starts the process before Sphinx loads its environment and
+    sets up the builder."""
+    printed = _alone(STARTED, str(tmp_path), language, builder, jobs, morphology)
+    assert printed.splitlines() == [f"at config-inited: {at_config}",
+                                    f"builder set up: {at_builder}"]
 
 
 def test_a_process_that_died_leaves_the_nouns_to_the_build():

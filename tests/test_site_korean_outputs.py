@@ -109,7 +109,7 @@ def test_html_of_the_korean_run_is_sanitized_before_the_page_shows_it():
     """A translated string can flow into `display(HTML(...))` (pallas/tpu/hardware joins a
     header list): the page takes the Korean run's HTML through the sanitizer and drops
     active output types, keeping the plain-text form."""
-    from jaxko.site.korean_outputs import merge_outputs
+    from jaxko.site.ext.korean_outputs import merge_outputs
 
     page = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("show()")])
     ran = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("show()", outputs=[

@@ -1,4 +1,4 @@
-"""Links to upstream's docs stay on the Korean site (jaxko.site.links), real Sphinx.
+"""Links to upstream's docs stay on the Korean site (jaxko.site.ext.links), real Sphinx.
 
 The fixture site gets one more page whose translation keeps upstream's absolute URLs,
 as the style guide asks: links to pages this site builds (with an anchor, on the
@@ -19,7 +19,7 @@ import pytest
 
 from conftest import FIXTURES
 from jaxko.site import build as site_build
-from jaxko.site.links import (ENGLISH_CLASS, local_target, redirects, upstream_page)
+from jaxko.site.ext.links import (ENGLISH_CLASS, local_target, redirects, upstream_page)
 
 SITE = FIXTURES / "site"
 
@@ -277,6 +277,6 @@ def test_badges_open_the_korean_notebook_where_one_is_published(site, upstream_u
     ("http://colab.research.google.com/github/jax-ml/jax/blob/main/docs/x.ipynb", None),
 ])
 def test_badge_notebook_reads_the_url_structure(url, doc):
-    from jaxko.site.links import badge_notebook
+    from jaxko.site.ext.links import badge_notebook
 
     assert badge_notebook(url) == doc

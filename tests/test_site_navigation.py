@@ -1,4 +1,4 @@
-"""jaxko.site.navigation: each page's sidebar navigation kept between builds while the
+"""jaxko.site.ext.navigation: each page's sidebar navigation kept between builds while the
 site's titles and toctrees hold (real Sphinx and sphinx-book-theme, a small project)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from sphinx.cmd.build import build_main
 
 from conftest import write_newer
-from jaxko.site import speedups
+from jaxko.site.ext import speedups
 
 # The shared toctree entries are a speedup: on versions it was not tested with it is off.
 needs_speedups = pytest.mark.skipif(bool(speedups.untested()),
-                                    reason="jaxko.site.speedups is off on this toolchain")
+                                    reason="jaxko.site.ext.speedups is off on this toolchain")
 
 CONF = '''
 import sys
@@ -59,7 +59,7 @@ def _same_pages(a: Path, b: Path) -> None:
 def _twin_projects(tmp_path: Path):
     """The same project twice: the theme's own navigation, and jaxko's kept one."""
     plain_root, kept_root = tmp_path / "plain", tmp_path / "kept"
-    plain, kept = _project(plain_root, []), _project(kept_root, ["jaxko.site.navigation"])
+    plain, kept = _project(plain_root, []), _project(kept_root, ["jaxko.site.ext.navigation"])
     folder = tmp_path / "nav"
     _build(plain_root, plain, kept=None)
     _build(kept_root, kept, kept=folder)
@@ -110,7 +110,7 @@ def test_a_new_title_renders_the_navigation_again(tmp_path):
 def test_without_a_folder_every_page_is_rendered(tmp_path):
     """``jaxko_nav_cache = ""`` (a plain sphinx-build): nothing kept, pages the theme's."""
     plain_root, off_root = tmp_path / "plain", tmp_path / "off"
-    for root, extensions in ((plain_root, []), (off_root, ["jaxko.site.navigation"])):
+    for root, extensions in ((plain_root, []), (off_root, ["jaxko.site.ext.navigation"])):
         _build(root, _project(root, extensions), kept=None)
     _same_pages(plain_root, off_root)
 
@@ -140,7 +140,7 @@ def _shared_project(root: Path, shared: bool) -> Path:
     src = root / "src"
     tools = str(Path(__file__).resolve().parents[1] / "tools")
     write_newer(src / "conf.py", CONF.format(
-        tools=tools, extensions=["jaxko.site.navigation", "jaxko.site.speedups"])
+        tools=tools, extensions=["jaxko.site.ext.navigation", "jaxko.site.ext.speedups"])
         + f"jaxko_shared_toctree = {shared}\n")
     for name, text in SHARED_PAGES.items():
         write_newer(src / name, text)
@@ -174,7 +174,7 @@ def test_toctrees_resolved_once_give_sphinxs_pages_and_warnings(tmp_path):
 def test_without_the_ancestors_that_matter_a_page_differs(tmp_path, monkeypatch):
     """Planted: every table of contents taken as copied alike (no ancestor keys the
     kept entries), and the pages are no longer Sphinx's."""
-    from jaxko.site import speedups
+    from jaxko.site.ext import speedups
 
     plain = _shared_project(tmp_path / "plain", False)
     monkeypatch.setattr(speedups, "_copies_alike", lambda toc: True)
@@ -190,7 +190,7 @@ def test_entries_that_warned_are_resolved_for_each_page(tmp_path, monkeypatch):
     after the first no longer warn as Sphinx's do."""
     import contextlib
 
-    from jaxko.site import speedups
+    from jaxko.site.ext import speedups
 
     plain = _shared_project(tmp_path / "plain", False)
     monkeypatch.setattr(speedups, "_warnings_seen", lambda: contextlib.nullcontext([]))

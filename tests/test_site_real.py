@@ -377,7 +377,7 @@ UPSTREAM_DEAD_ANCHORS = {
 
 
 def test_no_link_to_upstreams_docs_for_a_page_built_here(real_site):
-    """Upstream's absolute URLs to its own pages (145 on 47 pages before jaxko.site.links)
+    """Upstream's absolute URLs to its own pages (145 on 47 pages before jaxko.site.ext.links)
     open the Korean page; the others are marked English."""
     from test_site_links import missing_local_anchors, upstream_links_to_built
 

@@ -78,7 +78,7 @@ def browser():
 
 
 def _without_escape(route) -> None:
-    from jaxko.site.search import JS_ESCAPE_TITLES
+    from jaxko.site.ext.search import JS_ESCAPE_TITLES
 
     response = route.fetch()
     body = response.text()

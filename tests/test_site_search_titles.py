@@ -1,4 +1,4 @@
-"""The search scorer's title match (jaxko.site.search, static/jaxko-scorer.js), in Node.
+"""The search scorer's title match (jaxko.site.ext.search, static/jaxko-scorer.js), in Node.
 
 The scorer that the site's language_data.js carries is run on a small index: the
 query is the page's ?q=, a page titled by the query (or by the glossary's Korean
@@ -16,7 +16,7 @@ import subprocess
 import pytest
 
 from conftest import FIXTURES
-from jaxko.site.search import API_CONCEPTS, scorer_code, title_renderings
+from jaxko.site.ext.search import API_CONCEPTS, scorer_code, title_renderings
 
 NODE = shutil.which("node")
 

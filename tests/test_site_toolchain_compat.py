@@ -19,7 +19,7 @@ import pytest
 
 from jaxko.site import build as site_build
 from jaxko.site.gate import line_end_aliases
-from jaxko.site.i18n import SameReferencesFilter, same_named_references
+from jaxko.site.ext.i18n import SameReferencesFilter, same_named_references
 
 RST = """Page
 ====

@@ -19,7 +19,7 @@ import pytest
 
 from jaxko.site import audit
 from jaxko.site import build as site_build
-from jaxko.site.translated_markup import escape_markdown, escape_rest
+from jaxko.fragments import escape_markdown, escape_rest
 
 
 class Planted(NamedTuple):

@@ -14,7 +14,7 @@ import polib
 import pytest
 
 from conftest import ROOT, processes_mentioning, run_jaxko
-from jaxko.site.search import stem
+from jaxko.site.ext.search import stem
 from test_site_gate import _tree
 
 BUILD = ("--no-execute", "--no-notebooks")
@@ -123,9 +123,10 @@ def test_the_watcher_writes_the_pages_the_build_command_writes(tree, tmp_path):
 
 
 def test_an_edits_new_korean_is_indexed_as_a_fresh_build_indexes_it(tree, tmp_path):
-    """The warm process keeps Kiwi loaded for the next build (jaxko.site.search.
-    KiwiProcess): the search index after a watched edit is that of a fresh build of the
-    edited catalogs, and nothing is left running when the watcher ends."""
+    """Each watched build's fork starts Kiwi's process as Sphinx reads its configuration
+    (jaxko.site.ext.search.KiwiProcess): the search index after a watched edit is that
+    of a fresh build of the edited catalogs, and nothing is left running when the
+    watcher ends."""
     docs, locale, _catalog = tree
     outdir = tmp_path / "html"
     _one_edit_watched(tree, outdir, "고양이자동차를 새로 씁니다.")

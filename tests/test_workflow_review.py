@@ -286,7 +286,7 @@ def test_site_banner_and_progress_page_show_the_three_levels(tmp_path):
 
 
 def test_site_names_an_ai_pass_as_such(project):
-    from jaxko.site.status import credit_parts, review_text
+    from jaxko.site.ext.status import credit_parts, review_text
     from jaxko.workflow import stats
 
     locale = project["locale"]

@@ -1,48 +1,15 @@
-"""Sphinx extensions of the Korean site (``extensions += ["jaxko.site"]`` in conf.py).
+"""The Korean site's build driver: what runs in ``jaxko``'s own process around Sphinx.
 
-One extension per concern, each a module with its own ``setup``:
-
-* :mod:`.gate`: no download or image from outside the docs tree is copied;
-* :mod:`.i18n`: translated MyST/notebook messages parse as written (MyST-NB#587,
-  MyST-Parser#444);
-* :mod:`jaxko.site.translated_markup`: a msgstr that reads as block markup
-  ("1. …", "- …") stays the heading/paragraph it translates;
-* :mod:`.search`: Korean search language (particles stripped on both sides, Kiwi nouns);
-* :mod:`.status`: per-page banner (progress, credits, English original, downloads);
-* :mod:`.pages`: the 번역 용어집 and 번역 현황 pages, linked from the navigation;
-* :mod:`.typography`: Korean-first fonts and line breaking;
-* :mod:`.theme`: the theme's Korean strings where its own catalog reads badly, and
-  MyST-NB's hidden-cell toggles in Korean;
-* :mod:`.navigation`: each page's sidebar navigation kept between builds while the
-  site's titles and toctrees are unchanged;
-* :mod:`.offsite`: remote images and embeds become links (no request to another host);
-* :mod:`.links`: absolute links to upstream's docs for a page built here become links to
-  the Korean page; the others are marked as English;
-* :mod:`.holes`: where the staged upstream lacks a file a page includes or loads, a
-  Korean placeholder, a line in the banner and the build's summary;
-* :mod:`.card_icons`: a translated card title keeps its icon.
+Two rooms, one interface. This package is the driver: :mod:`.build` (``jaxko site
+build``: input checks, the catalog gate, stats, Korean notebooks, then sphinx-build),
+:mod:`.gate` (the gate's first layer: the catalogs Sphinx reads), :mod:`.early_sphinx`
+(Sphinx's process started ahead), :mod:`.watch` (``jaxko site watch``), :mod:`.audit`
+(``jaxko site audit``) and :mod:`.state` (what builds keep). The Sphinx extensions
+that run inside the build are :mod:`jaxko.site.ext` (``extensions += ["jaxko.site.ext"]``
+in conf.py). The driver never imports an extension module, nor an extension a driver
+module (``tests/test_layers.py``): the driver talks to the extensions only through
+Sphinx config values (``-D`` on sphinx-build's command line, ``conf.py``) and files
+(the gated catalogs, the stats and notebook-run files it names, the missing-files
+report the extension writes where ``jaxko_missing_report`` says). Code both need
+lives in a lower layer (:mod:`jaxko.fragments`, :mod:`jaxko.workflow.stats`).
 """
-
-from __future__ import annotations
-
-MODULES = (
-    "jaxko.site.gate",
-    "jaxko.site.i18n",
-    "jaxko.site.translated_markup",
-    "jaxko.site.search",
-    "jaxko.site.status",
-    "jaxko.site.pages",
-    "jaxko.site.typography",
-    "jaxko.site.theme",
-    "jaxko.site.navigation",
-    "jaxko.site.offsite",
-    "jaxko.site.links",
-    "jaxko.site.holes",
-    "jaxko.site.card_icons",
-)
-
-
-def setup(app):
-    for name in MODULES:
-        app.setup_extension(name)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

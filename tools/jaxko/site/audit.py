@@ -29,7 +29,7 @@ from pathlib import Path
 from jaxko import catalogs
 from jaxko.forked import fork_map
 from jaxko.memo import Memo, file_digest
-from jaxko.site.translated_markup import escape_markdown, escape_rest
+from jaxko.fragments import escape_markdown, escape_rest
 
 HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+")
 PROSE = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "td", "th", "dt", "dd"})

@@ -9,7 +9,7 @@ and the notebooks in ``scope.EXECUTION_EXCLUDES`` keep their stored outputs.
 
 For the Korean site, execution is ``jaxko notebooks verify``'s: it runs the Korean
 notebooks (only those whose code changed since their last pass), the pages show those
-outputs (``jaxko.site.korean_outputs``) and the downloadable Korean ``.ipynb``
+outputs (``jaxko.site.ext.korean_outputs``) and the downloadable Korean ``.ipynb``
 files carry them; MyST-NB executes nothing. ``language="en"`` keeps MyST-NB's cache.
 """
 
@@ -31,7 +31,7 @@ from jaxko.errors import UserError
 from jaxko.extract import accepted_reason, run_sphinx, sphinx_env
 from jaxko.catalogs import write_text_atomic
 from jaxko.memo import refuse_tracked
-from jaxko.site.early_sphinx import EarlySphinx, kiwi_glossary
+from jaxko.site.early_sphinx import EarlySphinx
 from jaxko.site.state import BuildState
 
 # Warnings of Sphinx's i18n step: a translated message whose references differ from
@@ -67,7 +67,7 @@ class SiteResult:
     translated_at: dict = field(default_factory=dict)
     # of ``warnings``: kept from an earlier build, for pages this build did not read again
     kept_warnings: int = 0
-    # page -> files of the staged upstream it includes or loads but lacks (jaxko.site.holes)
+    # page -> files of the staged upstream it includes or loads but lacks (jaxko.site.ext.holes)
     missing: dict = field(default_factory=dict)
 
     @property
@@ -196,6 +196,16 @@ def remember_warnings(path: Path, warnings: list[str], read: set[str],
     merged = {d: w for d, w in merged.items() if w and (d in now or _has_source(srcdir, d))}
     write_text_atomic(path, json.dumps(merged, ensure_ascii=False, indent=0, sort_keys=True) + "\n")
     return [w for d in sorted(merged) for w in merged[d]] + other, carried
+
+
+def read_missing(path: Path) -> dict[str, list[str]]:
+    """What the build's ``jaxko_missing_report`` says its pages lack (the Sphinx
+    extension jaxko.site.ext.holes writes it): page -> files; {} when nothing."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def check_inputs(locale_dir: Path, language: str, assignments: Path | None,
@@ -396,7 +406,7 @@ def run_korean_notebooks(srcdir: Path, notebooks_dir: Path, progress=False):
 
 def write_notebook_runs(report, path: Path) -> Path:
     """docname -> how verify ran its Korean notebook, for the pages' banners
-    (:func:`jaxko.site.status.run_text`)."""
+    (:func:`jaxko.site.ext.status.run_text`)."""
     runs = {str(Path(r.notebook).with_suffix("")): {
         "status": r.status, "mode": r.mode, "platform": report.platform, "error": r.error}
         for r in report.results}
@@ -446,11 +456,7 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
     if jobs is None:
         rebuild = (state.doctrees / "environment.pickle").is_file()
         jobs = "1" if rebuild else str((os.cpu_count() or 1) + 1)
-    # A serial Korean build loads Kiwi (the search index's) in a process of its own,
-    # started with Sphinx's (jaxko.site.search.KiwiProcess).
-    kiwi = kiwi_glossary({"language": language, "jaxko_glossary_path": str(glossary),
-                          **(overrides or {})}) if jobs == "1" else None
-    early = EarlySphinx(env, state.folder / "sphinx-modules.txt", kiwi=kiwi,
+    early = EarlySphinx(env, state.folder / "sphinx-modules.txt",
                         confdir=root) if sphinx is None else None
     sphinx = sphinx or early
     try:
@@ -466,7 +472,8 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
                    # catalog.
                    "jaxko_stats_cache": str(state.file("stats")),
                    "jaxko_template_cache": str(state.folder / "templates"),
-                   "jaxko_nav_cache": str(state.folder / "nav")}
+                   "jaxko_nav_cache": str(state.folder / "nav"),
+                   "jaxko_missing_report": str(state.file("missing"))}
         if assignments is not None:
             defines["jaxko_assignments_path"] = str(assignments.resolve())
         checked = None
@@ -533,9 +540,7 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         result.kept_warnings = carried
         result.verify = report
         if language != "en":
-            from jaxko.site.holes import read_report
-
-            result.missing = read_report(state.doctrees)
+            result.missing = read_missing(state.file("missing"))
         if checked is not None:
             result.check_errors = [f for f in checked.findings if f.severity == "error"]
             result.check_warnings = sum(1 for f in checked.findings if f.severity == "warning")

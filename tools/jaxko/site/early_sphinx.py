@@ -16,10 +16,9 @@ Sphinx has returned (its files written and closed), the process exits without te
 down its objects. A build that stops before Sphinx (a broken input) ends the process
 unused.
 
-For a serial build of a Korean site (a rebuild), the process first forks the process
-that loads Kiwi for the search index (``--kiwi GLOSSARY``:
-:func:`jaxko.site.search.start_ahead`), so the model loads while the command checks
-and gates the catalogs and Sphinx reads.
+The process imports modules by name and runs Sphinx; it calls no code of the site's
+extensions (:mod:`jaxko.site.ext`), which Sphinx sets up from ``conf.py`` and the
+``-D`` settings of the command line.
 """
 
 from __future__ import annotations
@@ -36,20 +35,6 @@ from typing import Iterable
 # threads when imported, and warns at each fork Sphinx's -j or the watcher makes; the
 # entry points are no library.
 NOT_AHEAD = ("jax", "jaxlib", "__main__", "__mp_main__")
-
-
-def kiwi_glossary(defines: dict[str, str]) -> str | None:
-    """For a serial build with these ``-D`` settings: the glossary of the Kiwi process to
-    start before it (:func:`jaxko.site.search.start_ahead`), or None when the build has
-    no Korean search morphology to feed (an English build, ``jaxko_search_morphology``
-    off). ``jaxko site build`` and ``jaxko site watch`` both ask here; a wrong answer
-    costs only a process loaded for nothing, which the build does not take
-    (:func:`jaxko.site.search._start_kiwi` compares its settings)."""
-    if defines.get("language", "en") == "en":
-        return None
-    if defines.get("jaxko_search_morphology", "1") in ("0", "False"):
-        return None
-    return defines.get("jaxko_glossary_path") or None
 
 
 def importable_ahead(name: str) -> bool:
@@ -72,16 +57,12 @@ class EarlySphinx:
     """Called like :func:`subprocess.run` (``cmd, env=, stderr=, text=``) by
     :func:`jaxko.extract.run_sphinx`, once; :meth:`close` ends it if it was not."""
 
-    def __init__(self, env: dict, modules: Path, *, kiwi: str | None = None,
-                 confdir: Path | None = None) -> None:
-        """``kiwi``: the glossary whose words Kiwi knows, for a serial Korean build (the
-        process then starts Kiwi's process first); None for a build without.
-        ``confdir``: where the build's ``conf.py`` is, for a build with no list of
+    def __init__(self, env: dict, modules: Path, *, confdir: Path | None = None) -> None:
+        """``confdir``: where the build's ``conf.py`` is, for a build with no list of
         modules yet."""
         self.env = dict(env)
         self.modules = modules
-        extra = ["--kiwi", kiwi] if kiwi is not None else []
-        extra += ["--conf", str(confdir)] if confdir is not None else []
+        extra = ["--conf", str(confdir)] if confdir is not None else []
         self._proc: subprocess.Popen | None = subprocess.Popen(
             [sys.executable, "-m", "jaxko.site.early_sphinx", str(modules), *extra],
             env=self.env, stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -189,24 +170,15 @@ def run_main(argv: list[str], env: dict, modules: Path | None = None) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """The process: (start Kiwi's,) import, wait for the command line, run sphinx-build."""
+    """The process: import, wait for the command line, run sphinx-build."""
     modules = Path(argv[0])
-    kiwi = argv[argv.index("--kiwi") + 1] if "--kiwi" in argv else None
     confdir = Path(argv[argv.index("--conf") + 1]) if "--conf" in argv else None
-    if kiwi is not None:
-        from jaxko.site import search
-
-        search.start_ahead(kiwi)
-    try:
-        _import_listed(modules, confdir)
-        line = sys.stdin.readline()
-        if not line.strip():
-            return 0  # the build stopped before Sphinx
-        request = json.loads(line)
-        return run_main(request["argv"], request["env"], modules)
-    finally:
-        if kiwi is not None:
-            search.stop_ahead()  # one the build did not take
+    _import_listed(modules, confdir)
+    line = sys.stdin.readline()
+    if not line.strip():
+        return 0  # the build stopped before Sphinx
+    request = json.loads(line)
+    return run_main(request["argv"], request["env"], modules)
 
 
 def _exit_now(status: int) -> None:

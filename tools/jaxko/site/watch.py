@@ -7,10 +7,9 @@ pays that once: a *warm* process (:class:`WarmSphinx`) imports every module the 
 build imported, and each build runs in a fresh fork of it, so every build starts from
 the same clean state as a new process would, without the imports. The rest of the
 build (input checks, the security gate, the stats, the audit) is the same code as
-``jaxko site build``, with the same kept state (:mod:`jaxko.site.state`). Between
-builds the warm process also keeps Kiwi loaded for the next build's search index
-(:class:`jaxko.site.search.KiwiProcess`), so an edit's new Korean text is analysed
-without waiting for the model.
+``jaxko site build``, with the same kept state (:mod:`jaxko.site.state`). The warm
+process imports modules by name and forks; the site's extensions run only inside each
+build, set up by Sphinx from ``conf.py`` and the ``-D`` settings.
 
 Inputs watched: every file under the locale folder (catalogs, review records,
 assignments) and the glossary. The staged upstream is not watched: after ``jaxko
@@ -29,7 +28,7 @@ import traceback
 from pathlib import Path
 from typing import Callable
 
-from jaxko.site.early_sphinx import import_ahead, kiwi_glossary, run_main
+from jaxko.site.early_sphinx import import_ahead, run_main
 
 
 def _run_child(argv: list[str], env: dict, stderr_path: str, modules_path: str | None) -> None:
@@ -48,20 +47,6 @@ def _run_child(argv: list[str], env: dict, stderr_path: str, modules_path: str |
         os._exit(status)
 
 
-def _kiwi_for_next_build(argv: list[str]) -> None:
-    """After a build of a translated site: Kiwi loaded for the next build (a rebuild,
-    serial) while the watcher waits for an edit (:func:`jaxko.site.search.start_ahead`).
-    That build's fork takes it if its settings are these; the one before is ended here,
-    where it was started."""
-    from jaxko.site import search
-
-    search.stop_ahead()
-    glossary = kiwi_glossary(dict(value.split("=", 1) for flag, value in zip(argv, argv[1:])
-                                  if flag == "-D" and "=" in value))
-    if glossary is not None:
-        search.start_ahead(glossary)
-
-
 def _serve(conn, parents) -> None:
     """The warm process: each request forks a child that runs one Sphinx build."""
     parents.close()  # inherited by the fork: the end the watcher holds
@@ -78,7 +63,6 @@ def _serve(conn, parents) -> None:
             _, status = os.waitpid(pid, 0)
             if modules_path is not None and Path(modules_path).is_file():
                 import_ahead(Path(modules_path).read_text(encoding="utf-8").split())
-            _kiwi_for_next_build(argv)
             conn.send(os.waitstatus_to_exitcode(status))
     except KeyboardInterrupt:
         return

@@ -15,6 +15,7 @@ every incremental build read and wrote those pages again.
 from __future__ import annotations
 
 import re
+import weakref
 from pathlib import Path
 
 from docutils import nodes
@@ -33,16 +34,27 @@ def api_labels(srcdir: Path, patterns: list[str]) -> dict[str, str]:
     return labels
 
 
+# What each build (each Sphinx application) found in the excluded API pages, scanned
+# once per build: "labels" (api_labels) and "docnames" (api_docnames).
+_FOUND: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _found(app, what: str, scan) -> dict | set:
+    found = _FOUND.setdefault(app, {})
+    if what not in found:
+        found[what] = scan(Path(app.srcdir), app.config.jaxko_api_pages)
+    return found[what]
+
+
 def _resolve(app, env, node, contnode):
     patterns = app.config.jaxko_api_pages
     if not patterns:
         return None
-    if not hasattr(env, "_jaxko_api_labels"):
-        env._jaxko_api_labels = api_labels(Path(app.srcdir), patterns)
+    labels = _found(app, "labels", api_labels)
     reftype, target = node.get("reftype"), node.get("reftarget", "")
     base = app.config.jaxko_upstream_docs_url.rstrip("/")
-    if reftype == "ref" and target.lower() in env._jaxko_api_labels:
-        docname = env._jaxko_api_labels[target.lower()]
+    if reftype == "ref" and target.lower() in labels:
+        docname = labels[target.lower()]
         uri = f"{base}/{docname}.html#{target.lower().replace('_', '-')}"
     elif reftype == "doc":
         docname = target.lstrip("/").removesuffix(".md").removesuffix(".rst")
@@ -106,9 +118,7 @@ def _source_read(app, docname: str, source: list[str]) -> None:
     if not patterns or app.builder.name == "gettext" or "toctree::" not in source[0] \
             or app.env.doc2path(docname).suffix != ".rst":
         return
-    if not hasattr(app.env, "_jaxko_api_docnames"):
-        app.env._jaxko_api_docnames = api_docnames(Path(app.srcdir), patterns)
-    source[0] = drop_toctree_entries(source[0], docname, app.env._jaxko_api_docnames)
+    source[0] = drop_toctree_entries(source[0], docname, _found(app, "docnames", api_docnames))
 
 
 def setup(app):

@@ -21,7 +21,7 @@ the theme's function and keeps the result. ``jaxko_nav_cache = ""`` (a plain
 sphinx-build) renders every time, as the theme does.
 
 Where nothing is kept (a first build, or a build after the structure changed), Sphinx
-resolves the root document's toctrees for each page; :mod:`jaxko.site.speedups` does
+resolves the root document's toctrees for each page; :mod:`jaxko.site.ext.speedups` does
 that once per build where the versions it was tested with are installed.
 """
 
@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import weakref
 from pathlib import Path
 
 from jaxko.catalogs import write_text_atomic
@@ -37,7 +38,9 @@ from jaxko.errors import UserError
 from jaxko.memo import code_digest
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-_FOLDER = "_jaxko_nav_folder"
+# Each build's (each Sphinx application's) folder of kept navigation, once writing
+# starts; kept here, not on Sphinx's objects (forked writers see their parent's).
+_FOLDERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def structure_digest(app) -> str:
@@ -69,7 +72,7 @@ def _open_folder(app, builder) -> None:
     """Writing starts (the structure is final): this build's folder; others go."""
     root = app.config.jaxko_nav_cache
     if not root or getattr(builder, "build_info", None) is None:
-        setattr(app, _FOLDER, None)  # not an HTML build, or nothing kept
+        _FOLDERS[app] = None  # not an HTML build, or nothing kept
         return
     root = Path(root)
     folder = root / structure_digest(app)
@@ -81,7 +84,7 @@ def _open_folder(app, builder) -> None:
                 shutil.rmtree(other, ignore_errors=True)
             else:
                 other.unlink(missing_ok=True)
-    setattr(app, _FOLDER, folder)
+    _FOLDERS[app] = folder
 
 
 def _key(pagename: str, kwargs: dict) -> str:
@@ -89,7 +92,7 @@ def _key(pagename: str, kwargs: dict) -> str:
 
 
 def _install(app, pagename: str, templatename: str, context: dict, doctree) -> None:
-    folder = getattr(app, _FOLDER, None)
+    folder = _FOLDERS.get(app)
 
     def jaxko_navigation(**kwargs) -> str:
         # The theme's function, looked up at call time: the theme adds it to the

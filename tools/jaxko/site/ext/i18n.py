@@ -42,7 +42,7 @@ the bugs are real).
 
 What these fixes leave slow (MyST building docutils' settings for every message,
 ``Locale`` parsing every message twice, each parsed message keeping its own document)
-is :mod:`jaxko.site.speedups`' business.
+is :mod:`jaxko.site.ext.speedups`' business.
 """
 
 from __future__ import annotations
@@ -62,8 +62,9 @@ from myst_parser.parsers.sphinx_ import MystParser
 from sphinx.transforms.i18n import Locale
 from sphinx.transforms.post_transforms.code import TrimDoctestFlagsTransform
 
-from jaxko.site import translated_markup
-from jaxko.site.gate import untrusted
+from jaxko.fragments import escape_markdown
+from jaxko.site.ext import translated_markup
+from jaxko.site.ext.gate import untrusted
 
 # What Locale passes for a literal block, and what it appends when a msgstr ends in
 # '::' (then indented with the rest): both from sphinx/transforms/i18n.py.
@@ -147,7 +148,7 @@ class TranslatedMessageParser(NotebookParser):
             document += nodes.literal_block(text, text)
             return None
         if translated_markup.enabled(document):  # leading block markup is text
-            inputstring = translated_markup.escape_markdown(inputstring)
+            inputstring = escape_markdown(inputstring)
         if _REFERENCE_LINK.search(inputstring):
             definitions = link_definitions(fragment_source(document))
             if definitions:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import weakref
 from html import escape
 from pathlib import Path
 
@@ -39,6 +40,11 @@ from jaxko.workflow import stats
 logger = logging.getLogger(__name__)
 
 DOWNLOADS = "_downloads/ko"
+
+# What one build (one Sphinx application) has loaded: its pages' stats, from
+# builder-inited, and its notebook runs, read once. Kept here, not on Sphinx's objects;
+# a forked reader or writer process sees its parent's.
+_LOADED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
 
 
@@ -87,9 +93,9 @@ def is_notebook_page(app, docname: str) -> bool:
 def notebook_runs(app) -> dict:
     """docname -> {"status", "mode", "platform", "error"} of the last verify (the site
     build writes them, :func:`jaxko.site.build.write_notebook_runs`); {} without one."""
-    cached = getattr(app, "_jaxko_notebook_runs", None)
-    if cached is not None:
-        return cached
+    loaded = _LOADED.setdefault(app, {})
+    if "runs" in loaded:
+        return loaded["runs"]
     path = app.config.jaxko_notebook_runs
     runs = {}
     if path:
@@ -97,8 +103,8 @@ def notebook_runs(app) -> dict:
             runs = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             runs = {}
-    app._jaxko_notebook_runs = runs if isinstance(runs, dict) else {}
-    return app._jaxko_notebook_runs
+    loaded["runs"] = runs if isinstance(runs, dict) else {}
+    return loaded["runs"]
 
 
 def run_text(run: dict | None) -> tuple[str, str]:
@@ -128,7 +134,7 @@ def missing_text(files: list[str]) -> str:
 
 def banner_html(app, pagename: str, item, pathto, missing: list[str] = ()) -> str:
     """The banner of one page (``item``: its DocumentStats; ``missing``: the files of
-    the staged upstream it lacks, jaxko.site.holes)."""
+    the staged upstream it lacks, jaxko.site.ext.holes)."""
     upstream = app.config.jaxko_upstream_docs_url.rstrip("/") + f"/{pagename}.html"
     counts = item.counts
     percent = item.percent
@@ -257,13 +263,19 @@ def is_translated_html(app) -> bool:
     return app.builder.format == "html" and (app.config.language or "en") != "en"
 
 
+def page_stats(app) -> dict:
+    """docname -> DocumentStats of this build's pages ({} before builder-inited, or for
+    a build that is not a translation's HTML)."""
+    return _LOADED.get(app, {}).get("stats", {})
+
+
 def _builder_inited(app) -> None:
-    app._jaxko_stats = load_stats(app) if is_translated_html(app) else {}
+    _LOADED.setdefault(app, {})["stats"] = load_stats(app) if is_translated_html(app) else {}
 
 
 def banner_signature(app, docname: str) -> tuple:
     """What a page's banner shows; a change makes Sphinx write the page again."""
-    item = getattr(app, "_jaxko_stats", {}).get(docname)
+    item = page_stats(app).get(docname)
     if item is None:
         return ()
     return (item.counts.translated, item.counts.messages, item.translators, item.reviewers,
@@ -287,7 +299,7 @@ def _remember(app, env) -> None:
 
 
 def _page_context(app, pagename, templatename, context, doctree) -> None:
-    item = getattr(app, "_jaxko_stats", {}).get(pagename)
+    item = page_stats(app).get(pagename)
     if item is None or doctree is None or "body" not in context:
         return
     missing = getattr(app.env, "jaxko_missing_files", {}).get(pagename, [])

@@ -15,7 +15,7 @@ every HTML build of the site:
   ``<script>`` (which calls the missing script: ``init_cluster`` is not defined) becomes
   the placeholder too;
 * each page's missing files are kept in the environment (:func:`missing_files`), the
-  banner says that part of the page is missing (``jaxko.site.status``), and at the end of
+  banner says that part of the page is missing (``jaxko.site.ext.status``), and at the end of
   the build they are written to ``jaxko-missing.json`` in the doctree folder, which
   ``jaxko site build`` reads for its summary (page and files).
 
@@ -35,13 +35,13 @@ from docutils import nodes
 from sphinx.directives.code import LiteralInclude
 
 from jaxko.catalogs import write_text_atomic
-from jaxko.site.links import KEEP_CLASS
+from jaxko.site.ext.links import KEEP_CLASS
 from jaxko.sphinxext.tagged_block import TaggedBlock
 
 _KEY = "jaxko_missing_files"
 REPORT = "jaxko-missing.json"
 PLACEHOLDER_CLASS = "jaxko-missing"
-ORIGINAL_CLASS = KEEP_CLASS  # a link meant for upstream's page, which jaxko.site.links keeps
+ORIGINAL_CLASS = KEEP_CLASS  # a link meant for upstream's page, which jaxko.site.ext.links keeps
 _LOADS = {"script": ("src",), "link": ("href",), "img": ("src",), "iframe": ("src",),
           "video": ("src", "poster"), "audio": ("src",), "source": ("src",),
           "embed": ("src",), "object": ("data",)}
@@ -244,22 +244,14 @@ def _report(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     found = {d: f for d, f in sorted(missing_files(app.env).items()) if d in app.env.found_docs}
-    write_text_atomic(Path(app.doctreedir) / REPORT,
-                      json.dumps(found, ensure_ascii=False, indent=1) + "\n")
-
-
-def read_report(doctreedir: Path) -> dict[str, list[str]]:
-    """What the last build wrote to ``jaxko-missing.json`` ({} when nothing)."""
-    try:
-        data = json.loads((doctreedir / REPORT).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    target = app.config.jaxko_missing_report or Path(app.doctreedir) / REPORT
+    write_text_atomic(Path(target), json.dumps(found, ensure_ascii=False, indent=1) + "\n")
 
 
 def setup(app):
     app.setup_extension("jaxko.sphinxext.tagged_block")
     app.add_config_value("jaxko_missing_placeholders", True, "env", types=[bool])
+    app.add_config_value("jaxko_missing_report", "", "", types=[str])
     app.add_directive("literalinclude", MissingAwareLiteralInclude, override=True)
     app.add_directive("tagged-block", MissingAwareTaggedBlock, override=True)
     app.connect("doctree-read", _doctree_read)

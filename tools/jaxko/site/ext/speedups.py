@@ -1,5 +1,5 @@
 """Build-speed shims that reach into private internals of Sphinx, MyST-Parser and
-docutils, in one guarded extension (``"jaxko.site.speedups"`` in conf.py).
+docutils, in one guarded extension (``"jaxko.site.ext.speedups"`` in conf.py).
 
 Everything here changes how fast a site builds, never what it builds: with
 ``-D jaxko_speedups=0``, or on versions it was not tested with, the pages are Sphinx's
@@ -56,6 +56,20 @@ once per build (per ancestors that can matter) and gives each page a deep copy, 
 which Sphinx then adds that page's marks and links as before
 (``jaxko_shared_toctree = False`` is Sphinx's own way). Entries whose resolution warned
 are not kept, so each page warns as before.
+
+**Parents written again only when what they show changed.** After reading a document
+again, Sphinx writes again every page whose ``toctree`` lists it
+(``env.files_to_rebuild``), whatever changed: the parents show the document's title
+and table of contents, so a new title must reach them. An edited msgstr rarely changes
+either, yet each parent costs a full page write (the theme renders the whole
+navigation for every page). Before reading, :func:`_note_shown` notes what a parent
+shows of each document about to be read: its title, long title, table of contents
+(sections and nested toctrees) and numbers. When writing starts,
+:func:`_spare_parents` takes a document whose notes are unchanged out of Sphinx's
+parents-to-write list for this build; the parent's page on disk is already what it
+would write. Sphinx has saved its environment by then, so the next build sees
+Sphinx's own list again. A parent written anyway (for a change of its own) is not
+affected (``jaxko_spare_toc_parents = False`` writes them as Sphinx does).
 """
 
 from __future__ import annotations
@@ -64,6 +78,7 @@ import contextlib
 import copy
 import functools
 import logging
+import weakref
 from importlib import metadata
 
 from docutils import nodes
@@ -286,6 +301,35 @@ def _stop_sharing(app, exc) -> None:
         delattr(app.env, _SHARED)
 
 
+# What the parents of each document about to be read show of it, per build (per
+# Sphinx application), from env-before-read-docs to write-started.
+_SHOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _shown(env, docname: str) -> str:
+    """What a page listing ``docname`` can show of it."""
+    found = (env.titles.get(docname), env.longtitles.get(docname), env.tocs.get(docname))
+    numbers = (env.toc_secnumbers.get(docname), env.toc_fignumbers.get(docname))
+    return "\0".join([*(node.pformat() if node is not None else "" for node in found),
+                      repr(numbers)])
+
+
+def _note_shown(app, env, docnames: list[str]) -> None:
+    """Before reading: the documents about to be read, as their parents show them now."""
+    _SHOWN[app] = {doc: _shown(env, doc) for doc in docnames if doc in env.titles}
+
+
+def _spare_parents(app, builder) -> None:
+    """Writing starts: documents shown as before leave Sphinx's parents-to-write list."""
+    noted = _SHOWN.pop(app, {})
+    env = app.env
+    unchanged = {doc for doc, shown in noted.items()
+                 if doc in env.titles and _shown(env, doc) == shown}
+    if unchanged:
+        env.files_to_rebuild = {doc: parents for doc, parents in env.files_to_rebuild.items()
+                                if doc not in unchanged}
+
+
 def setup(app):
     # Off: Sphinx's own code everywhere (the tests compare whole sites).
     app.add_config_value("jaxko_speedups", True, "env", types=[bool])
@@ -293,6 +337,7 @@ def setup(app):
     app.add_config_value("jaxko_locale_titles_first", True, "env", types=[bool])
     app.add_config_value("jaxko_drop_fragment_documents", True, "env", types=[bool])
     app.add_config_value("jaxko_shared_toctree", True, "", types=[bool])
+    app.add_config_value("jaxko_spare_toc_parents", True, "", types=[bool])
     app.connect("config-inited", _install)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
 
@@ -302,7 +347,7 @@ def _install(app, config) -> None:
         return
     versions = untested()
     if versions:
-        logger.warning("jaxko.site.speedups is off: not tested with %s (TESTED in %s); "
+        logger.warning("jaxko.site.ext.speedups is off: not tested with %s (TESTED in %s); "
                        "the site builds the same, more slowly", ", ".join(versions), __file__,
                        type="jaxko", subtype="speedups")
         return
@@ -315,3 +360,6 @@ def _install(app, config) -> None:
     toctree_adapters._entries_from_toctree = _entries_from_toctree
     app.connect("write-started", _share_entries)
     app.connect("build-finished", _stop_sharing)
+    if config.jaxko_spare_toc_parents:
+        app.connect("env-before-read-docs", _note_shown)
+        app.connect("write-started", _spare_parents)

@@ -1,4 +1,4 @@
-/* jax-docs-ko: search result excerpts for Korean queries (jaxko/site/search.py adds
+/* jax-docs-ko: search result excerpts for Korean queries (jaxko/site/ext/search.py adds
  * this file to search.html only, after searchtools.js).
  *
  * Sphinx's makeSearchSummary looks for the *index keys* of the query in the page text.

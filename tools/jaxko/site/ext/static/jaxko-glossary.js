@@ -1,6 +1,6 @@
 /* jax-docs-ko: filter the glossary page (번역 용어집) by English or Korean.
  *
- * jaxko/site/pages.py adds this file to translation/glossary.html only. Typing in the
+ * jaxko/site/ext/pages.py adds this file to translation/glossary.html only. Typing in the
  * box keeps the rows whose English term, renderings or note contain what was typed
  * (case and Unicode normalisation aside); the count says how many are shown. Without
  * JavaScript the box stays hidden and the whole table shows. */

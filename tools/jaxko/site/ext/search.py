@@ -22,8 +22,11 @@ Two steps, the same on both sides of the search:
   (:data:`SHORT_MARK`), so searchtools.js treats them as required terms like any
   longer word (see the comment at :data:`SHORT_MARK`).
 * A serial build (every rebuild) runs Kiwi in a process of its own
-  (:class:`KiwiProcess`), started before Sphinx reads: its model loads while the pages
-  are read, not when the first page with new Korean text is indexed.
+  (:class:`KiwiProcess`), started as soon as the configuration is read
+  (``config-inited``), before Sphinx loads its environment and reads: its model loads
+  while the pages are read, not when the first page with new Korean text is indexed.
+  This extension alone owns Kiwi: the build driver (:mod:`jaxko.site.build`,
+  :mod:`jaxko.site.watch`) only sets the config values read here.
 * ``static/jaxko-search-escape.js`` (in language_data.js, after the stemmer) escapes
   the section titles of the index as it loads: searchtools.js shows titles as HTML.
 * ``static/jaxko-search.js`` (search.html only) replaces the result excerpts of
@@ -171,7 +174,7 @@ def _js_stemmer() -> str:
                          "maxStrips": MAX_STRIPS}, ensure_ascii=False)
     return porter + """
 /**
- * Korean stemmer of jax-docs-ko (jaxko/site/search.py generates this from the tables
+ * Korean stemmer of jax-docs-ko (jaxko/site/ext/search.py generates this from the tables
  * the index was built with): strips particles from Hangul words, then stems Latin
  * words with the Porter stemmer, exactly as the Python side did when indexing.
  */
@@ -394,10 +397,9 @@ class KiwiProcess:
     analysis, holding the interpreter's lock throughout. A serial build (every rebuild:
     ``jaxko site build`` runs them with ``-j 1``) would pay that when it writes its first
     page with Korean text not seen before: after any edit of a Korean message. Forked
-    before Sphinx starts (:func:`start_ahead`, by :mod:`jaxko.site.early_sphinx`) or
-    when the builder is set up, the process loads Kiwi at a low priority on the other
-    core while the command gates the catalogs and Sphinx reads; the texts go to it in
-    batches. It runs the same :class:`KoreanMorphology` (same options, same user words),
+    as soon as Sphinx has read the configuration (``config-inited``: before it loads its
+    environment), the process loads Kiwi at a low priority on the other core while
+    Sphinx loads and reads; the texts go to it in batches. It runs the same :class:`KoreanMorphology` (same options, same user words),
     so the nouns are the same; if it fails, the build loads Kiwi itself. A parallel
     build (a first build) does not use one: its main process, which indexes every page,
     loads Kiwi and analyses each page's texts itself, while its writer processes keep
@@ -428,7 +430,7 @@ class KiwiProcess:
             if answered:
                 return nouns
             self._failed = True
-            logger.info("jaxko.site.search: the Kiwi process failed (%s); analysing here", nouns)
+            logger.info("jaxko.site.ext.search: the Kiwi process failed (%s); analysing here", nouns)
         local = _morphology(self.glossary, self.workers)
         return local.nouns_of_many(unique) if local is not None else {t: [] for t in unique}
 
@@ -445,26 +447,6 @@ class KiwiProcess:
         if self._process.is_alive():
             self._process.terminate()
         self._process.join(timeout=5)
-
-
-# A Kiwi process started before Sphinx was (:func:`start_ahead`), for the build to take.
-_AHEAD: list[KiwiProcess] = []
-
-
-def start_ahead(glossary: str) -> None:
-    """Start the Kiwi process of a serial build before Sphinx starts: in
-    :mod:`jaxko.site.early_sphinx`'s process, while the build command checks and gates
-    the catalogs. The build takes it if its settings are these (:func:`_start_kiwi`);
-    :func:`stop_ahead` ends one it did not take."""
-    from jaxko.forked import can_fork
-
-    if _kiwi_installed() and can_fork():
-        _AHEAD.append(KiwiProcess(glossary, SERIAL_KIWI_THREADS))
-
-
-def stop_ahead() -> None:
-    while _AHEAD:
-        _AHEAD.pop().close()
 
 
 class SearchKorean(SearchLanguage):
@@ -533,7 +515,7 @@ def glossary_words(path: Path) -> list[str]:
     try:
         terms = glossary.load(path).terms
     except Exception as err:  # a broken glossary is `jaxko check`'s to report
-        logger.info("jaxko.site.search: glossary not used for Kiwi (%s)", err)
+        logger.info("jaxko.site.ext.search: glossary not used for Kiwi (%s)", err)
         return []
     words = []
     for term in terms:
@@ -558,6 +540,7 @@ def _register(app, config) -> None:
     if _SETTINGS["morphology"]:
         _SETTINGS["cache"] = NounCache(Path(app.doctreedir) / "jaxko-nouns.json",
                                        _signature(_SETTINGS["glossary"]))
+    _start_kiwi(app)
 
 
 # API names that the glossary keeps in English, and the glossary term for what they do:
@@ -615,23 +598,23 @@ def _install_scorer(app, config) -> None:
 
 
 def _start_kiwi(app) -> None:
-    """A serial HTML build with Kiwi: load it in a process of its own (:class:`KiwiProcess`).
-    A parallel build analyses in its main process, which indexes the pages."""
+    """A serial build with Kiwi: load it in a process of its own (:class:`KiwiProcess`),
+    started when the configuration is read, so the model loads while Sphinx loads its
+    environment and reads. A parallel build analyses in its main process, which
+    indexes the pages."""
     from jaxko.forked import can_fork
 
-    _SETTINGS["kiwi"] = None
-    ahead = _AHEAD.pop() if _AHEAD else None
-    stop_ahead()
-    wanted = (app.builder.format == "html" and app.config.jaxko_korean_search
-              and _SETTINGS["morphology"] and app.parallel <= 1)
-    settings = (_SETTINGS["glossary"], _SETTINGS["workers"])
-    if ahead is not None and wanted and (ahead.glossary, ahead.workers) == settings:
-        _SETTINGS["kiwi"] = ahead
-        return
-    if ahead is not None:
-        ahead.close()
-    if wanted and can_fork() and _kiwi_installed():
-        _SETTINGS["kiwi"] = KiwiProcess(*settings)
+    _stop_kiwi(app, None)
+    korean = str(app.config.language or "")[:2] == SearchKorean.lang
+    if korean and _SETTINGS["morphology"] and app.parallel <= 1 and can_fork() \
+            and _kiwi_installed():
+        _SETTINGS["kiwi"] = KiwiProcess(_SETTINGS["glossary"], _SETTINGS["workers"])
+
+
+def _not_html(app) -> None:
+    """A builder that writes no HTML search index needs no Kiwi."""
+    if app.builder.format != "html":
+        _stop_kiwi(app, None)
 
 
 def _kiwi_installed() -> bool:
@@ -692,7 +675,7 @@ def setup(app):
     # A page whose title (or its glossary rendering) matches the query comes first.
     app.add_config_value("jaxko_search_titles", True, "html", types=[bool])
     app.connect("config-inited", _install_scorer)
-    app.connect("builder-inited", _start_kiwi)
+    app.connect("builder-inited", _not_html)
     app.connect("doctree-resolved", _analyse_page)
     app.connect("build-finished", _stop_kiwi)
     app.connect("build-finished", _save_cache)

@@ -26,9 +26,9 @@ from docutils import nodes
 from myst_nb.core.read import create_nb_reader
 from sphinx.util import logging
 
-from jaxko.site.i18n import TranslatedMessageParser, is_translated_fragment
+from jaxko.site.ext.i18n import TranslatedMessageParser, is_translated_fragment
 from jaxko.notebooks.build import code_cells, stale
-from jaxko.site.gate import clean_html
+from jaxko.site.ext.gate import clean_html
 
 logger = logging.getLogger(__name__)
 STANDARD_READER = "myst_nb.core.read.standard_nb_read"
@@ -123,7 +123,7 @@ class KoreanOutputsParser(TranslatedMessageParser):
 
 
 def setup(app):
-    app.setup_extension("jaxko.site.i18n")
+    app.setup_extension("jaxko.site.ext.i18n")
     app.add_config_value("jaxko_executed_notebooks_dir", "", "env", types=[str])
     app.add_source_parser(KoreanOutputsParser, override=True)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

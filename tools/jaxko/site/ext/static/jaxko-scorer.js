@@ -1,4 +1,4 @@
-// jax-docs-ko: Sphinx's search scorer (html_search_scorer; jaxko.site.search).
+// jax-docs-ko: Sphinx's search scorer (html_search_scorer; jaxko.site.ext.search).
 // Sphinx's default weights, and one change: a page whose title matches the query
 // comes first. The title matches when it is the query, holds the query as a word
 // (Korean particles may follow: "shard_map을"), or holds the Korean rendering the

@@ -4,7 +4,7 @@
  * searchtools.js shows a result's title with innerHTML, so a translated heading
  * "<img src=x onerror=…> 제목" ran as markup on a crafted search.html?q=… link.
  * Document titles (titles) are HTML already (Sphinx renders them escaped) and stay as
- * they are. jaxko/site/search.py appends this code to the Korean search language's
+ * they are. jaxko/site/ext/search.py appends this code to the Korean search language's
  * stemmer code, which Sphinx writes into language_data.js: it runs after searchtools.js
  * defines Search and before searchindex.js calls Search.setIndex, so every search sees
  * the escaped titles. A query typed with <, > or & no longer matches a title by those

@@ -19,7 +19,7 @@ upstream's docs (:data:`UPSTREAM`: ``docs.jax.dev`` and the older
 
 A Colab or Kaggle badge that opens one of upstream's notebooks opens the Korean one
 instead where the site is published with its notebooks (``jaxko_github_repo`` set, the
-Korean notebook built): the URL ``jaxko.site.status`` gives its Colab link
+Korean notebook built): the URL ``jaxko.site.ext.status`` gives its Colab link
 (``_downloads/ko/<page>.ipynb`` on the Pages branch; docs/site.md).
 
 Only the reference's URL is looked at (its structure, not its text); its text, whatever
@@ -161,7 +161,7 @@ def korean_badges(doctree: nodes.document, korean_url) -> int:
 
 
 def _korean_notebook_url(app):
-    from jaxko.site.status import COLAB, DOWNLOADS, korean_notebook
+    from jaxko.site.ext.status import COLAB, DOWNLOADS, korean_notebook
 
     repo, branch = app.config.jaxko_github_repo, app.config.jaxko_pages_branch
 
