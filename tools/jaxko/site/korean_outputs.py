@@ -14,6 +14,10 @@ The executed notebook must match the Korean notebook offered for download
 (``jaxko_notebooks_dir``) cell for cell, code included; a stale or mismatched one is
 a warning and the page keeps its stored outputs. Notebooks upstream does not execute
 have no executed Korean copy and keep upstream's stored outputs.
+
+The executed notebook is the page's dependency whether it exists, is used or not: a
+build that executes nothing (``jaxko site watch``) has the same settings as one that
+does, so a page read before its notebook ran (or ran again) is read again once it did.
 """
 
 from __future__ import annotations
@@ -93,12 +97,16 @@ class KoreanOutputsParser(TranslatedMessageParser):
         if env is None or is_translated_fragment(document):
             return super().parse(inputstring, document)
         executed, problem = executed_notebook(env.config, env.docname)
+        directory = getattr(env.config, "jaxko_executed_notebooks_dir", "")
+        if directory:
+            # Used or not, and even while missing: a later run of the notebook reads the
+            # page again (a build that executes nothing shows the last run; Sphinx sets
+            # no missing file aside, jaxko.sphinxext.missing_deps does).
+            env.note_dependency(str(Path(directory) / f"{env.docname}.ipynb"))
         if problem:
             logger.warning(problem, location=env.docname, type="jaxko", subtype="outputs")
         if executed is None:
             return super().parse(inputstring, document)
-        env.note_dependency(str(Path(env.config.jaxko_executed_notebooks_dir)
-                                / f"{env.docname}.ipynb"))
         path = str(env.doc2path(env.docname))
         reader = create_nb_reader(path, env.myst_config, env.mystnb_config, inputstring)
         if reader is None:
@@ -124,6 +132,7 @@ class KoreanOutputsParser(TranslatedMessageParser):
 
 def setup(app):
     app.setup_extension("jaxko.site.i18n")
+    app.setup_extension("jaxko.sphinxext.missing_deps")
     app.add_config_value("jaxko_executed_notebooks_dir", "", "env", types=[str])
     app.add_source_parser(KoreanOutputsParser, override=True)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
