@@ -5,7 +5,8 @@ The notebooks fixture built as a site into one output folder, alternately with a
 without execution: real Sphinx, MyST-NB, nbmake and JAX. Both builds give Sphinx the
 same settings (the pages show the last Korean run's outputs either way), so after the
 first builds a switch reads only the edited page; a build that does not execute still
-shows what the Korean code printed, and reads a page again when its Korean run appears.
+shows what the Korean code printed, reads a page again when its Korean run appears,
+and shows stored outputs, without a warning, where the translated code has not run yet.
 The planted fault gives the build that does not
 execute the settings it had before (no executed notebooks): Sphinx reads every page.
 """
@@ -30,16 +31,21 @@ def _site(project: Path, docs: Path, execute: bool, **kwargs) -> site_build.Site
                             locale_dir=project / "locale", **kwargs)
 
 
-def _edit(project: Path, mark: str) -> None:
-    """One saved edit of a paragraph of the `tiny` page (as a translator's editor saves)."""
-    path = project / "locale" / "ko" / "LC_MESSAGES" / "tiny.po"
+def _save(project: Path, catalog: str, old: str, new: str) -> None:
+    """One saved edit of a msgstr (as a translator's editor saves it)."""
+    path = project / "locale" / "ko" / "LC_MESSAGES" / catalog
     po = catalogs.load(path)
-    entry = next(e for e in po if e.msgstr.startswith(EDITED))
-    entry.msgstr = EDITED + mark
+    entry = next(e for e in po if old in e.msgstr)
+    entry.msgstr = entry.msgstr.replace(old, new)
     before = path.stat().st_mtime_ns
     catalogs.save(po, path)
     later = before + 10_000_000_000  # newer than anything read, whatever the clock's grain
     os.utime(path, ns=(later, later))
+
+
+def _edit(project: Path, mark: str) -> None:
+    """A paragraph of the `tiny` page."""
+    _save(project, "tiny.po", EDITED, EDITED + mark)
 
 
 def test_switching_between_executing_and_watching_reads_only_the_edited_page(project, tmp_path):
@@ -87,6 +93,18 @@ def test_switching_between_executing_and_watching_reads_only_the_edited_page(pro
     back = _site(project, docs, execute=False)
     assert back.documents_read == ["myst_tiny"]
     assert "합: 6" in _outputs(page)
+
+    # a translated code cell: the watcher shows the stored outputs (the Korean run is
+    # due: a note, no warning); the next make html runs it and shows what it printed
+    _save(project, "myst_tiny.po", '"합:"', '"총합:"')
+    watched = _site(project, docs, execute=False, notebooks=True)
+    assert watched.documents_read == ["myst_tiny"]
+    assert not any("합: 6" in o for o in _outputs(page))
+    assert not [w for w in watched.warnings if "other code" in w]
+    built = _site(project, docs, execute=True)
+    assert [r.notebook for r in built.verify.results if r.executed] == ["myst_tiny.md"]
+    assert built.documents_read == ["myst_tiny"]
+    assert "총합: 6" in _outputs(page)
 
     # planted fault: the watcher's build with the settings it had before (no executed
     # notebooks): Sphinx sees a changed configuration and reads every page again

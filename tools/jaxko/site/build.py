@@ -534,6 +534,7 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
                        f"{len(ran)} run, {report.count('cached')} unchanged (cached), "
                        f"{report.count('skipped')} keep upstream's outputs")
             write_notebook_runs(report, notebook_runs_path())
+            defines["jaxko_executes_notebooks"] = "1"
         if language != "en":
             # Executed or not (`--no-execute`, `jaxko site watch`), the pages take the
             # outputs of the last Korean run, so both builds give Sphinx the same settings

@@ -12,7 +12,8 @@ MyST-NB renders the result as it renders stored outputs. Nothing runs twice.
 
 The executed notebook must match the Korean notebook offered for download
 (``jaxko_notebooks_dir``) cell for cell, code included; a stale or mismatched one is
-a warning and the page keeps its stored outputs. Notebooks upstream does not execute
+a warning (a note in a build that executes nothing: the run is due, not wrong) and
+the page keeps its stored outputs. Notebooks upstream does not execute
 have no executed Korean copy and keep upstream's stored outputs.
 
 The executed notebook is the page's dependency whether it exists, is used or not: a
@@ -103,8 +104,10 @@ class KoreanOutputsParser(TranslatedMessageParser):
             # page again (a build that executes nothing shows the last run; Sphinx sets
             # no missing file aside, jaxko.sphinxext.missing_deps does).
             env.note_dependency(str(Path(directory) / f"{env.docname}.ipynb"))
-        if problem:
+        if problem and env.config.jaxko_executes_notebooks:
             logger.warning(problem, location=env.docname, type="jaxko", subtype="outputs")
+        elif problem:  # a build that executes nothing: the run is due, not wrong
+            logger.info(f"{env.docname}: {problem}")
         if executed is None:
             return super().parse(inputstring, document)
         path = str(env.doc2path(env.docname))
@@ -134,5 +137,8 @@ def setup(app):
     app.setup_extension("jaxko.site.i18n")
     app.setup_extension("jaxko.sphinxext.missing_deps")
     app.add_config_value("jaxko_executed_notebooks_dir", "", "env", types=[str])
+    # Whether this build ran verify first (a stale run is then a warning). It changes
+    # what is logged, never a page: no rebuild, so switching modes reads nothing again.
+    app.add_config_value("jaxko_executes_notebooks", False, "", types=[bool])
     app.add_source_parser(KoreanOutputsParser, override=True)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
