@@ -7,8 +7,8 @@ same settings (the pages show the last Korean run's outputs either way), so afte
 first builds a switch reads only the edited page; a build that does not execute still
 shows what the Korean code printed, reads a page again when its Korean run appears,
 and shows stored outputs, without a warning, where the translated code has not run yet.
-The planted fault gives the build that does not
-execute the settings it had before (no executed notebooks): Sphinx reads every page.
+The planted fault gives the build that does not execute the settings it had before
+(no executed notebooks): Sphinx reads every page.
 """
 
 from __future__ import annotations
