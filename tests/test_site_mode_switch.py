@@ -6,7 +6,8 @@ without execution: real Sphinx, MyST-NB, nbmake and JAX. Both builds give Sphinx
 same settings (the pages show the last Korean run's outputs either way), so after the
 first builds a switch reads only the edited page; a build that does not execute still
 shows what the Korean code printed, reads a page again when its Korean run appears,
-and shows stored outputs, without a warning, where the translated code has not run yet.
+and shows stored outputs, without a warning but with a banner line that says so, where
+the translated code has not run yet.
 The planted fault gives the build that does not execute the settings it had before
 (no executed notebooks): Sphinx reads every page.
 """
@@ -71,6 +72,7 @@ def test_switching_between_executing_and_watching_reads_only_the_edited_page(pro
     watched = _site(project, docs, execute=False)
     assert watched.documents_read == ["tiny"]
     assert "합: 6" in _outputs(page)  # the watcher shows what the Korean code printed
+    assert "jaxko-notebook-run-passed" in page.read_text(encoding="utf-8")
     assert "(watch)" in (project / "html" / "tiny.html").read_text(encoding="utf-8")
 
     _edit(project, " (html)")
@@ -101,10 +103,12 @@ def test_switching_between_executing_and_watching_reads_only_the_edited_page(pro
     assert watched.documents_read == ["myst_tiny"]
     assert not any("합: 6" in o for o in _outputs(page))
     assert not [w for w in watched.warnings if "other code" in w]
+    assert "jaxko-notebook-run-due" in page.read_text(encoding="utf-8")  # the banner says so
     built = _site(project, docs, execute=True)
     assert [r.notebook for r in built.verify.results if r.executed] == ["myst_tiny.md"]
     assert built.documents_read == ["myst_tiny"]
     assert "총합: 6" in _outputs(page)
+    assert "jaxko-notebook-run-passed" in page.read_text(encoding="utf-8")
 
     # planted fault: the watcher's build with the settings it had before (no executed
     # notebooks): Sphinx sees a changed configuration and reads every page again

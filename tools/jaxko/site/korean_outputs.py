@@ -37,6 +37,16 @@ from jaxko.site.gate import clean_html
 
 logger = logging.getLogger(__name__)
 STANDARD_READER = "myst_nb.core.read.standard_nb_read"
+# The environment's set of pages that show stored outputs although their notebook has a
+# Korean run: a run of other code (its translation changed since), so one is due. The
+# page's banner says so (jaxko.site.status).
+DUE_RUNS = "jaxko_due_runs"
+
+
+def _due(env) -> set[str]:
+    if not hasattr(env, DUE_RUNS):
+        setattr(env, DUE_RUNS, set())
+    return getattr(env, DUE_RUNS)
 
 
 # Output types a page would embed as active content: translated strings can flow into
@@ -108,6 +118,8 @@ class KoreanOutputsParser(TranslatedMessageParser):
             logger.warning(problem, location=env.docname, type="jaxko", subtype="outputs")
         elif problem:  # a build that executes nothing: the run is due, not wrong
             logger.info(f"{env.docname}: {problem}")
+        if problem:
+            _due(env).add(env.docname)
         if executed is None:
             return super().parse(inputstring, document)
         path = str(env.doc2path(env.docname))
@@ -119,6 +131,7 @@ class KoreanOutputsParser(TranslatedMessageParser):
         if problem:
             logger.warning(f"{problem}; the page keeps its stored outputs", location=env.docname,
                            type="jaxko", subtype="outputs")
+            _due(env).add(env.docname)
             return super().parse(inputstring, document)
         text = nbformat.writes(notebook)
         if path.endswith(".ipynb"):
@@ -133,6 +146,14 @@ class KoreanOutputsParser(TranslatedMessageParser):
             env.mystnb_config = config
 
 
+def _purge(app, env, docname: str) -> None:
+    _due(env).discard(docname)
+
+
+def _merge(app, env, docnames, other) -> None:
+    _due(env).update(_due(other) & set(docnames))
+
+
 def setup(app):
     app.setup_extension("jaxko.site.i18n")
     app.setup_extension("jaxko.sphinxext.missing_deps")
@@ -141,4 +162,6 @@ def setup(app):
     # what is logged, never a page: no rebuild, so switching modes reads nothing again.
     app.add_config_value("jaxko_executes_notebooks", False, "", types=[bool])
     app.add_source_parser(KoreanOutputsParser, override=True)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
