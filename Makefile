@@ -47,7 +47,7 @@ update-po: gettext  ## update locale/ko catalogs from the .pot files (lossless)
 html: upstream  ## build the Korean site into _build/html
 	$(JAXKO) site build
 
-watch: upstream  ## build the Korean site (stored notebook outputs), then again after each saved edit of locale/ or the glossary
+watch: upstream  ## build the Korean site (no execution: the last Korean run's notebook outputs), then again after each saved edit of locale/ or the glossary
 	$(JAXKO) site watch --no-execute
 
 check: upstream  ## static checks on locale/ko, then a Korean build failing on i18n warnings

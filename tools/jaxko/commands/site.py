@@ -66,7 +66,10 @@ def _build_options() -> argparse.ArgumentParser:
     """The options `site build` and `site watch` share."""
     b = argparse.ArgumentParser(add_help=False)
     b.add_argument("--no-execute", action="store_true",
-                   help="render stored notebook outputs only (fast; for development)")
+                   help="execute no notebook (fast; for development): notebook pages show the "
+                        "outputs of the last Korean run, where there is one, else the "
+                        "stored ones. The settings are those of a build that executes, so "
+                        "switching between the two reads again only what changed")
     b.add_argument("--language", "-l", default="ko",
                    help="ko (default) or en: the same build without translations")
     b.add_argument("--scope", choices=("narrative", "full"), default="narrative")

@@ -5,12 +5,18 @@ and ``locale/`` (Sphinx compiles each changed ``.po`` into a ``.mo`` itself). No
 outputs come from real execution through MyST-NB's cache (``JAXKO_EXECUTE=cache``,
 cache under ``_build/jupyter_cache``): a rebuild with unchanged code executes nothing,
 and the notebooks in ``scope.EXECUTION_EXCLUDES`` keep their stored outputs.
-``execute=False`` renders stored outputs only (fast; development and tests).
+``execute=False`` executes nothing (fast; ``jaxko site watch``, development and tests).
 
 For the Korean site, execution is ``jaxko notebooks verify``'s: it runs the Korean
 notebooks (only those whose code changed since their last pass), the pages show those
 outputs (``jaxko.site.ext.korean_outputs``) and the downloadable Korean ``.ipynb``
 files carry them; MyST-NB executes nothing. ``language="en"`` keeps MyST-NB's cache.
+A Korean build that does not execute shows the outputs of the last run too (stored
+outputs where there is none, or where it ran other code than the Korean notebook), so
+both give Sphinx the same settings: switching between ``make html`` and ``make watch``
+reads again only the pages that changed, not every page. A page read before its
+notebook's Korean run existed is read again once it does (the executed notebook is
+the page's dependency even while missing: ``jaxko.sphinxext.missing_deps``).
 """
 
 from __future__ import annotations
@@ -69,6 +75,9 @@ class SiteResult:
     kept_warnings: int = 0
     # page -> files of the staged upstream it includes or loads but lacks (jaxko.site.ext.holes)
     missing: dict = field(default_factory=dict)
+    # the documents Sphinx read in this build (docnames: every one, or what changed)
+    documents_read: list = field(default_factory=list)
+    pages_written: int = 0
 
     @property
     def i18n_warnings(self) -> list[str]:
@@ -414,6 +423,20 @@ def write_notebook_runs(report, path: Path) -> Path:
     return path
 
 
+def notebook_runs_path() -> Path:
+    """Where a build that executes writes how verify ran each Korean notebook:
+    beside verify's executed notebooks."""
+    return verify_mod().executed_dir().parent / "site-runs.json"
+
+
+def notebook_outputs_defines() -> dict[str, str]:
+    """The settings that give notebook pages the last Korean run's outputs: the same
+    for a build that executes and one that does not (they are Sphinx "env" and "html"
+    settings; a different value makes Sphinx read, or write, every page again)."""
+    return {"jaxko_executed_notebooks_dir": str(verify_mod().executed_dir()),
+            "jaxko_notebook_runs": str(notebook_runs_path())}
+
+
 def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative",
           root: Path | None = None, srcdir: Path | None = None, outdir: Path | None = None,
           locale_dir: Path | None = None, glossary: Path | None = None,
@@ -517,9 +540,14 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
             shown.done("executed Korean notebooks", started,
                        f"{len(ran)} run, {report.count('cached')} unchanged (cached), "
                        f"{report.count('skipped')} keep upstream's outputs")
-            defines["jaxko_executed_notebooks_dir"] = str(verify_mod().executed_dir())
-            defines["jaxko_notebook_runs"] = str(write_notebook_runs(
-                report, paths.build_dir(root) / "notebooks" / "site-runs.json"))
+            write_notebook_runs(report, notebook_runs_path())
+            defines["jaxko_executes_notebooks"] = "1"
+        if language != "en":
+            # Executed or not (`--no-execute`, `jaxko site watch`), the pages take the
+            # outputs of the last Korean run, so both builds give Sphinx the same settings
+            # and a switch between them reads again only what changed (see the module's
+            # text).
+            defines.update(notebook_outputs_defines())
         defines.update(overrides or {})
         extra = [arg for key, value in defines.items() for arg in ("-D", f"{key}={value}")]
         start = shown.start("Sphinx")
@@ -538,6 +566,7 @@ def build(*, execute: bool = True, language: str = "ko", scope: str = "narrative
         write_text_atomic(state.folder / "warnings.txt", "".join(w + "\n" for w in warnings))
         result = SiteResult(outdir, language, seconds, pages, warnings, blocked=gate_blocked)
         result.kept_warnings = carried
+        result.documents_read, result.pages_written = sorted(counts["docs"]), counts["page"]
         result.verify = report
         if language != "en":
             result.missing = read_missing(state.file("missing"))

@@ -12,8 +12,13 @@ MyST-NB renders the result as it renders stored outputs. Nothing runs twice.
 
 The executed notebook must match the Korean notebook offered for download
 (``jaxko_notebooks_dir``) cell for cell, code included; a stale or mismatched one is
-a warning and the page keeps its stored outputs. Notebooks upstream does not execute
+a warning (a note in a build that executes nothing: the run is due, not wrong) and
+the page keeps its stored outputs. Notebooks upstream does not execute
 have no executed Korean copy and keep upstream's stored outputs.
+
+The executed notebook is the page's dependency whether it exists, is used or not: a
+build that executes nothing (``jaxko site watch``) has the same settings as one that
+does, so a page read before its notebook ran (or ran again) is read again once it did.
 """
 
 from __future__ import annotations
@@ -32,6 +37,16 @@ from jaxko.site.ext.gate import clean_html
 
 logger = logging.getLogger(__name__)
 STANDARD_READER = "myst_nb.core.read.standard_nb_read"
+# The environment's set of pages that show stored outputs although their notebook has a
+# Korean run: a run of other code (its translation changed since), so one is due. The
+# page's banner says so (jaxko.site.ext.status).
+DUE_RUNS = "jaxko_due_runs"
+
+
+def _due(env) -> set[str]:
+    if not hasattr(env, DUE_RUNS):
+        setattr(env, DUE_RUNS, set())
+    return getattr(env, DUE_RUNS)
 
 
 # Output types a page would embed as active content: translated strings can flow into
@@ -93,12 +108,20 @@ class KoreanOutputsParser(TranslatedMessageParser):
         if env is None or is_translated_fragment(document):
             return super().parse(inputstring, document)
         executed, problem = executed_notebook(env.config, env.docname)
-        if problem:
+        directory = getattr(env.config, "jaxko_executed_notebooks_dir", "")
+        if directory:
+            # Used or not, and even while missing: a later run of the notebook reads the
+            # page again (a build that executes nothing shows the last run; Sphinx sets
+            # no missing file aside, jaxko.sphinxext.missing_deps does).
+            env.note_dependency(str(Path(directory) / f"{env.docname}.ipynb"))
+        if problem and env.config.jaxko_executes_notebooks:
             logger.warning(problem, location=env.docname, type="jaxko", subtype="outputs")
+        elif problem:  # a build that executes nothing: the run is due, not wrong
+            logger.info(f"{env.docname}: {problem}")
+        if problem:
+            _due(env).add(env.docname)
         if executed is None:
             return super().parse(inputstring, document)
-        env.note_dependency(str(Path(env.config.jaxko_executed_notebooks_dir)
-                                / f"{env.docname}.ipynb"))
         path = str(env.doc2path(env.docname))
         reader = create_nb_reader(path, env.myst_config, env.mystnb_config, inputstring)
         if reader is None:
@@ -108,6 +131,7 @@ class KoreanOutputsParser(TranslatedMessageParser):
         if problem:
             logger.warning(f"{problem}; the page keeps its stored outputs", location=env.docname,
                            type="jaxko", subtype="outputs")
+            _due(env).add(env.docname)
             return super().parse(inputstring, document)
         text = nbformat.writes(notebook)
         if path.endswith(".ipynb"):
@@ -122,8 +146,22 @@ class KoreanOutputsParser(TranslatedMessageParser):
             env.mystnb_config = config
 
 
+def _purge(app, env, docname: str) -> None:
+    _due(env).discard(docname)
+
+
+def _merge(app, env, docnames, other) -> None:
+    _due(env).update(_due(other) & set(docnames))
+
+
 def setup(app):
     app.setup_extension("jaxko.site.ext.i18n")
+    app.setup_extension("jaxko.sphinxext.missing_deps")
     app.add_config_value("jaxko_executed_notebooks_dir", "", "env", types=[str])
+    # Whether this build ran verify first (a stale run is then a warning). It changes
+    # what is logged, never a page: no rebuild, so switching modes reads nothing again.
+    app.add_config_value("jaxko_executes_notebooks", False, "", types=[bool])
     app.add_source_parser(KoreanOutputsParser, override=True)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -124,6 +124,19 @@ def run_text(run: dict | None) -> tuple[str, str]:
     return "", ""
 
 
+DUE_TEXT = ("실행 확인: 마지막 실행 뒤 코드 셀의 번역이 바뀌어, 아래 출력은 원문에 저장된 "
+            "출력입니다. make html이 이 노트북을 다시 실행합니다.")
+
+
+def page_run_text(app, docname: str) -> tuple[str, str]:
+    """:func:`run_text` of the page's last Korean run, or ("due", ...) when the page shows
+    stored outputs because that run ran other code (``jaxko_due_runs``, kept by
+    jaxko.site.ext.korean_outputs while the page is read)."""
+    if docname in getattr(app.env, "jaxko_due_runs", ()):
+        return "due", DUE_TEXT
+    return run_text(notebook_runs(app).get(docname))
+
+
 def missing_text(files: list[str]) -> str:
     """The banner's line for a page that lacks files of the staged upstream."""
     shown = ", ".join(files[:3]) + (f" 외 {len(files) - 3}개" if len(files) > 3 else "")
@@ -180,8 +193,8 @@ def banner_html(app, pagename: str, item, pathto, missing: list[str] = ()) -> st
             links.append(f'<a class="jaxko-colab" href="{escape(colab)}">Colab에서 열기</a>')
         parts.append(f'<p class="jaxko-notebook-links">{" · ".join(links)}</p>')
     if is_notebook_page(app, pagename):
-        run = notebook_runs(app).get(pagename)
-        state, line = run_text(run)
+        run = notebook_runs(app).get(pagename) or {}
+        state, line = page_run_text(app, pagename)
         if line:
             parts.append(f'<p class="jaxko-notebook-run jaxko-notebook-run-{state}" '
                          f'data-mode="{escape(str(run.get("mode") or ""))}">{escape(line)}</p>')
@@ -281,7 +294,7 @@ def banner_signature(app, docname: str) -> tuple:
     return (item.counts.translated, item.counts.messages, item.translators, item.reviewers,
             korean_notebook(app, docname) is not None, review_text(item),
             tuple(item.review.count(level) for level in _LEVELS), tuple(credit_parts(item)),
-            run_text(notebook_runs(app).get(docname)))
+            page_run_text(app, docname))
 
 
 def _outdated(app, env, added, changed, removed) -> list[str]:
