@@ -1,8 +1,11 @@
-"""Shared fixtures: the repository root, the pinned upstream copy, a CLI runner."""
+"""Shared fixtures: the repository root, the pinned upstream copy, a CLI runner, and
+builds made once per test session (``shared_build``) for the tests that only read them."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -29,6 +32,30 @@ def pytest_collection_modifyitems(config, items):
         if (stem in INTEGRATION or stem.startswith("test_site")
                 or item.get_closest_marker("browser") or item.get_closest_marker("slow")):
             item.add_marker(pytest.mark.integration)
+
+
+def shared_build(tmp_path_factory, name: str, make):
+    """What ``make(folder)`` builds into ``folder``, made once per test session.
+
+    The first caller, in whichever xdist worker, runs ``make`` under a file lock in the
+    session's temp folder that all workers share; every later caller waits for the lock
+    and gets the same folder and ``make``'s (pickled) return value. A build that raised
+    leaves nothing behind: the next caller tries again and sees the same error. Tests
+    read what is shared; a test that changes it works on a copy."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # popen-gwN's parent: the session's folder, one per run
+    folder = base / f"shared-{name}"
+    with open(base / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = folder / ".made.pickle"
+        if not made.is_file():
+            if folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir()
+            made.with_suffix(".tmp").write_bytes(pickle.dumps(make(folder)))
+            made.with_suffix(".tmp").rename(made)
+        return pickle.loads(made.read_bytes())
 
 
 @pytest.fixture(autouse=True)
@@ -95,3 +122,40 @@ def fixture_docs(tmp_path: Path) -> Path:
     dest = tmp_path / "docs"
     shutil.copytree(FIXTURES / "pipeline" / "docs", dest)
     return dest
+
+
+GOTCHAS = "notebooks/Common_Gotchas_in_JAX"
+
+
+def _build_real_site(folder: Path) -> dict:
+    from jaxko import upstream
+    from jaxko.notebooks import build as notebooks_build
+    from jaxko.notebooks import verify
+    from jaxko.site import build as site_build
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JAXKO_ROOT", str(folder))
+        staged = folder / "upstream"
+        upstream.sync(str(SHARED_UPSTREAM), root=ROOT, dest=staged)
+        docs = staged / "docs"
+        summary = notebooks_build.build(srcdir=docs, locale_dir=ROOT / "locale")
+        report = verify.verify(srcdir=docs, notebooks_dir=summary.out_dir, workers=1,
+                               only=[GOTCHAS])
+        result = site_build.build(
+            execute=False, root=ROOT, srcdir=docs, outdir=folder / "html",
+            overrides={"jaxko_executed_notebooks_dir": str(verify.executed_dir()),
+                       "jaxko_notebooks_dir": str(summary.out_dir)})
+        return {"result": result, "docs": docs, "report": report,
+                "executed": verify.executed_dir()}
+
+
+@pytest.fixture(scope="session")
+def real_site_build(tmp_path_factory) -> dict:
+    """The real Korean site, once per test session: the pinned upstream staged, its
+    Korean notebooks built from the committed catalogs, the Sharp Bits notebook executed
+    (as verify does for `jaxko site build`), and the site built with those (Sphinx with
+    stored outputs elsewhere). Keys: ``result`` (SiteResult), ``docs`` (the staged
+    sources), ``report`` (the VerifyReport), ``executed`` (the executed notebooks)."""
+    if not (SHARED_UPSTREAM / "docs").is_dir():
+        pytest.fail(f"pinned upstream copy missing at {SHARED_UPSTREAM}")
+    return shared_build(tmp_path_factory, "real-site", _build_real_site)
