@@ -17,12 +17,15 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 SHARED_UPSTREAM = ROOT.parent / "shared" / "upstream" / "jax-v0.10.2"
 
-# The integration tier: files whose tests run real Sphinx builds, notebooks on JAX, or
-# Chromium (and the marked ones anywhere). `make test-fast` runs everything else.
+# The integration tier: files whose tests run real Sphinx builds, notebooks on JAX
+# (kernels in the sandbox included), Chromium, or the word aligner (eflomal with Kiwi),
+# and the tests marked integration, browser or slow anywhere (sweeps over the committed
+# catalogs). `make test-fast` runs everything else.
 INTEGRATION = frozenset({
     "test_catalogs", "test_lossless", "test_notebooks_build", "test_notebooks_interpret",
     "test_notebooks_verify", "test_pipeline", "test_review_browser", "test_upstream",
     "test_workflow_review", "test_sphinx_missing_deps", "test_sphinx_toc_parents",
+    "test_terms", "test_notebooks_sandbox", "test_notebooks_landlock",
 })
 
 

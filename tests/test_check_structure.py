@@ -152,6 +152,7 @@ def test_the_shared_machine_builds_what_docutils_builds(text):
     assert shared == _docutils_own_parse(text), text
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_the_shared_machine_builds_what_docutils_builds_on_the_committed_catalogs():
     from jaxko.check import pofile
     from jaxko.check.structure import parse_rst, recording
