@@ -29,7 +29,26 @@ INTEGRATION = frozenset({
 })
 
 
+# The files that take longest, longest first (BENCHMARKS.md, "Test suite time"). xdist
+# (`--dist loadfile --no-loadscope-reorder`, as `make test` runs it) hands out one file
+# at a time in this order to whichever worker is free, so the long files start early
+# and the short ones fill in at the end: both workers finish at about the same time.
+# test_site_real builds the shared real site (``real_site_build``) first thing;
+# test_site_korean_outputs, which reads it too, comes late enough to find it built.
+LONGEST_FIRST = (
+    "test_site_real", "test_lossless", "test_site_watch", "test_site_state", "test_terms",
+    "test_site_gate", "test_bump", "test_notebooks_verify", "test_notebooks_interpret",
+    "test_site", "test_site_kiwi_process", "test_site_check", "test_bad_inputs",
+    "test_site_translated_markup", "test_pipeline", "test_check_prefilter",
+    "test_site_early_sphinx", "test_site_cell_toggles", "test_upstream",
+    "test_notebooks_sandbox", "test_site_doctest_flags", "test_site_holes",
+    "test_site_korean_outputs",
+)
+
+
 def pytest_collection_modifyitems(config, items):
+    rank = {stem: number for number, stem in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))  # stable: files stay whole
     for item in items:
         stem = item.path.stem
         if (stem in INTEGRATION or stem.startswith("test_site")
