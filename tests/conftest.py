@@ -181,3 +181,25 @@ def real_site_build(tmp_path_factory) -> dict:
     if not (SHARED_UPSTREAM / "docs").is_dir():
         pytest.fail(f"pinned upstream copy missing at {SHARED_UPSTREAM}")
     return shared_build(tmp_path_factory, "real-site", _build_real_site)
+
+
+MATH_PAGE = "# Math\n\nInline $x^2$ and a block:\n\n$$\n\\int_0^1 f(x)\\,dx\n$$\n"
+
+
+def _build_fixture_site(folder: Path) -> Path:
+    from jaxko.site import build as site_build
+
+    docs = folder / "docs"
+    shutil.copytree(FIXTURES / "site" / "docs", docs)
+    (docs / "math.md").write_text(MATH_PAGE, encoding="utf-8")
+    return site_build.build(execute=False, srcdir=docs, outdir=folder / "html",
+                            locale_dir=FIXTURES / "site" / "locale",
+                            glossary=FIXTURES / "site" / "glossary.yaml").outdir
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory) -> Path:
+    """The fixture site (tests/fixtures/site) with one more page, an untranslated
+    ``math.md`` (inline and block math), built as published, once per test session: its
+    output folder. The browser tests read it (test_site_browser, test_site_offline)."""
+    return shared_build(tmp_path_factory, "fixture-site", _build_fixture_site)

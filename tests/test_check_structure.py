@@ -195,6 +195,7 @@ def test_a_uri_search_skipped_where_one_could_match_is_caught(monkeypatch):
         assert structure.parse_rst(text).pformat() == _docutils_own_parse(text)
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_the_rest_prefilter_is_sound_on_the_committed_catalogs():
     from jaxko.check import pofile
     from jaxko.check.structure import structure
