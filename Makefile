@@ -65,10 +65,10 @@ notebooks: upstream  ## build Korean notebooks and execute them on real JAX (CPU
 	$(JAXKO) notebooks verify
 
 test: setup  ## the whole test suite (unit and integration tiers)
-	$(BIN)/python -m pytest -n 2 --dist loadfile -q
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -q
 
 test-fast: setup  ## the unit tier only (no Sphinx build, notebook or browser)
-	$(BIN)/python -m pytest -n 2 --dist loadfile -q -m "not integration"
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -q -m "not integration"
 
 # The newest toolchain the registry serves for the newest Python here (3.13 where
 # installed, pyenv's included; a shim that does not run is skipped): Sphinx, MyST,

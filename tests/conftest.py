@@ -1,8 +1,11 @@
-"""Shared fixtures: the repository root, the pinned upstream copy, a CLI runner."""
+"""Shared fixtures: the repository root, the pinned upstream copy, a CLI runner, and
+builds made once per test session (``shared_build``) for the tests that only read them."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -14,21 +17,67 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 SHARED_UPSTREAM = ROOT.parent / "shared" / "upstream" / "jax-v0.10.2"
 
-# The integration tier: files whose tests run real Sphinx builds, notebooks on JAX, or
-# Chromium (and the marked ones anywhere). `make test-fast` runs everything else.
+# The integration tier: files whose tests run real Sphinx builds, notebooks on JAX
+# (kernels in the sandbox included), Chromium, or the word aligner (eflomal with Kiwi),
+# and the tests marked integration, browser or slow anywhere (sweeps over the committed
+# catalogs). `make test-fast` runs everything else.
 INTEGRATION = frozenset({
     "test_catalogs", "test_lossless", "test_notebooks_build", "test_notebooks_interpret",
     "test_notebooks_verify", "test_pipeline", "test_review_browser", "test_upstream",
     "test_workflow_review", "test_sphinx_missing_deps", "test_sphinx_toc_parents",
+    "test_terms", "test_notebooks_sandbox", "test_notebooks_landlock",
 })
 
 
+# The files that take longest, longest first (BENCHMARKS.md, "Test suite time"). xdist
+# (`--dist loadfile --no-loadscope-reorder`, as `make test` runs it) hands out one file
+# at a time in this order to whichever worker is free, so the long files start early
+# and the short ones fill in at the end: both workers finish at about the same time.
+# test_site_real builds the shared real site (``real_site_build``) first thing;
+# test_site_korean_outputs, which reads it too, comes late enough to find it built.
+LONGEST_FIRST = (
+    "test_site_real", "test_lossless", "test_site_watch", "test_site_state", "test_terms",
+    "test_site_gate", "test_bump", "test_notebooks_verify", "test_notebooks_interpret",
+    "test_site", "test_site_kiwi_process", "test_site_check", "test_bad_inputs",
+    "test_site_translated_markup", "test_pipeline", "test_check_prefilter",
+    "test_site_early_sphinx", "test_site_cell_toggles", "test_upstream",
+    "test_notebooks_sandbox", "test_site_doctest_flags", "test_site_holes",
+    "test_site_korean_outputs",
+)
+
+
 def pytest_collection_modifyitems(config, items):
+    rank = {stem: number for number, stem in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.stem, len(rank)))  # stable: files stay whole
     for item in items:
         stem = item.path.stem
         if (stem in INTEGRATION or stem.startswith("test_site")
                 or item.get_closest_marker("browser") or item.get_closest_marker("slow")):
             item.add_marker(pytest.mark.integration)
+
+
+def shared_build(tmp_path_factory, name: str, make):
+    """What ``make(folder)`` builds into ``folder``, made once per test session.
+
+    The first caller, in whichever xdist worker, runs ``make`` under a file lock in the
+    session's temp folder that all workers share; every later caller waits for the lock
+    and gets the same folder and ``make``'s (pickled) return value. A build that raised
+    leaves nothing behind: the next caller tries again and sees the same error. Tests
+    read what is shared; a test that changes it works on a copy."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # popen-gwN's parent: the session's folder, one per run
+    folder = base / f"shared-{name}"
+    with open(base / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = folder / ".made.pickle"
+        if not made.is_file():
+            if folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir()
+            made.with_suffix(".tmp").write_bytes(pickle.dumps(make(folder)))
+            made.with_suffix(".tmp").rename(made)
+        return pickle.loads(made.read_bytes())
 
 
 @pytest.fixture(autouse=True)
@@ -95,3 +144,62 @@ def fixture_docs(tmp_path: Path) -> Path:
     dest = tmp_path / "docs"
     shutil.copytree(FIXTURES / "pipeline" / "docs", dest)
     return dest
+
+
+GOTCHAS = "notebooks/Common_Gotchas_in_JAX"
+
+
+def _build_real_site(folder: Path) -> dict:
+    from jaxko import upstream
+    from jaxko.notebooks import build as notebooks_build
+    from jaxko.notebooks import verify
+    from jaxko.site import build as site_build
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JAXKO_ROOT", str(folder))
+        staged = folder / "upstream"
+        upstream.sync(str(SHARED_UPSTREAM), root=ROOT, dest=staged)
+        docs = staged / "docs"
+        summary = notebooks_build.build(srcdir=docs, locale_dir=ROOT / "locale")
+        report = verify.verify(srcdir=docs, notebooks_dir=summary.out_dir, workers=1,
+                               only=[GOTCHAS])
+        result = site_build.build(
+            execute=False, root=ROOT, srcdir=docs, outdir=folder / "html",
+            overrides={"jaxko_executed_notebooks_dir": str(verify.executed_dir()),
+                       "jaxko_notebooks_dir": str(summary.out_dir)})
+        return {"result": result, "docs": docs, "report": report,
+                "executed": verify.executed_dir()}
+
+
+@pytest.fixture(scope="session")
+def real_site_build(tmp_path_factory) -> dict:
+    """The real Korean site, once per test session: the pinned upstream staged, its
+    Korean notebooks built from the committed catalogs, the Sharp Bits notebook executed
+    (as verify does for `jaxko site build`), and the site built with those (Sphinx with
+    stored outputs elsewhere). Keys: ``result`` (SiteResult), ``docs`` (the staged
+    sources), ``report`` (the VerifyReport), ``executed`` (the executed notebooks)."""
+    if not (SHARED_UPSTREAM / "docs").is_dir():
+        pytest.fail(f"pinned upstream copy missing at {SHARED_UPSTREAM}")
+    return shared_build(tmp_path_factory, "real-site", _build_real_site)
+
+
+MATH_PAGE = "# Math\n\nInline $x^2$ and a block:\n\n$$\n\\int_0^1 f(x)\\,dx\n$$\n"
+
+
+def _build_fixture_site(folder: Path) -> Path:
+    from jaxko.site import build as site_build
+
+    docs = folder / "docs"
+    shutil.copytree(FIXTURES / "site" / "docs", docs)
+    (docs / "math.md").write_text(MATH_PAGE, encoding="utf-8")
+    return site_build.build(execute=False, srcdir=docs, outdir=folder / "html",
+                            locale_dir=FIXTURES / "site" / "locale",
+                            glossary=FIXTURES / "site" / "glossary.yaml").outdir
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory) -> Path:
+    """The fixture site (tests/fixtures/site) with one more page, an untranslated
+    ``math.md`` (inline and block math), built as published, once per test session: its
+    output folder. The browser tests read it (test_site_browser, test_site_offline)."""
+    return shared_build(tmp_path_factory, "fixture-site", _build_fixture_site)

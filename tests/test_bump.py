@@ -102,6 +102,7 @@ def _approve(root: Path, *starts: str) -> None:
     review.save_records(root / "locale" / "ko" / "reviews" / "page.yaml", records.values())
 
 
+@pytest.mark.integration  # real Sphinx gettext: `make test` runs it, not test-fast
 def test_bump_reports_new_fuzzy_obsolete_trivial_and_notebooks(tmp_path):
     root = _project(tmp_path)
     env = {"JAXKO_ROOT": str(root)}

@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import polib
+import pytest
 
 from conftest import FIXTURES, ROOT, run_jaxko
 from jaxko.workflow import tmforms
@@ -182,6 +183,7 @@ def _project(tmp: Path) -> Path:
     return root
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_next_release_headings_labels_and_links_filled_prose_left_for_a_translator(tmp_path):
     root = _project(tmp_path)
     env = {"JAXKO_ROOT": str(root)}

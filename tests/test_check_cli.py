@@ -177,6 +177,7 @@ def test_help_lists_options(capsys):
         assert option in out
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_project_catalogs_have_no_errors():
     """`make check`: the committed catalogs pass (warnings are for review)."""
     root = Path(__file__).resolve().parents[1]

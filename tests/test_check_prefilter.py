@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +85,7 @@ def findings_both_ways(entries: list[Entry]):
     return sorted(with_prefilter), sorted(everything)
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 @settings(max_examples=1000, deadline=None)
 @given(st.lists(st.tuples(msgids, msgstrs), min_size=1, max_size=5), st.sampled_from([RST, MYST]))
 def test_prefilters_never_drop_a_finding(pairs, syntax):
@@ -100,6 +102,7 @@ def test_prefilters_never_drop_a_finding_on_arbitrary_text(pairs, syntax):
     assert with_prefilter == everything
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_prefilters_agree_with_every_rule_on_the_fixture_and_project_catalogs():
     for paths, glossary in ([[FIXTURES / "catalogs"], FIXTURES / "glossary.yaml"],
                             [[ROOT / "locale" / "ko"], ROOT / "glossary" / "ko.yaml"]):

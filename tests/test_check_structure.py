@@ -152,6 +152,7 @@ def test_the_shared_machine_builds_what_docutils_builds(text):
     assert shared == _docutils_own_parse(text), text
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_the_shared_machine_builds_what_docutils_builds_on_the_committed_catalogs():
     from jaxko import catalogs as pofile
     from jaxko.check.structure import parse_rst, recording
@@ -196,6 +197,7 @@ def test_a_uri_search_skipped_where_one_could_match_is_caught(monkeypatch):
         assert structure.parse_rst(text).pformat() == _docutils_own_parse(text)
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_the_rest_prefilter_is_sound_on_the_committed_catalogs():
     from jaxko import catalogs as pofile
     from jaxko.check.structure import structure

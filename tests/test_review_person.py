@@ -263,6 +263,7 @@ def test_stats_for_one_document_and_totals_of_the_listed_ones(project, capsys):
     assert code == 2 and "no catalog for document 'nothing-here'" in err
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_committed_records_load_and_write_back_unchanged():
     """The committed records (honest AI passes) round-trip byte for byte: the record
     model never rewrites them."""

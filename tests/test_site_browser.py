@@ -1,5 +1,8 @@
 """The built fixture site in a real headless browser (Debian's Chromium via Playwright).
 
+The site is conftest's ``fixture_site``: one build for the test session, which
+test_site_offline reads too.
+
 A translated page shows Korean text and the status banner; searching for 배열, a
 two-syllable noun that only ever appears with a particle attached (배열은, 배열을 ...),
 returns that page; the browser's stemmer agrees with the one that built the index.
@@ -10,14 +13,12 @@ from __future__ import annotations
 
 import functools
 import http.server
-import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, ROOT
-from jaxko.site import build as site_build
+from conftest import ROOT
 from jaxko.site.ext.search import stem
 
 pytestmark = pytest.mark.browser
@@ -33,16 +34,10 @@ STEM_WORDS = ["배열", "배열을", "값", "손실이", "배열들을", "함수
 
 
 @pytest.fixture(scope="module")
-def served_site(tmp_path_factory):
+def served_site(fixture_site):
     if not CHROMIUM.is_file():
         pytest.fail(f"{CHROMIUM} missing: run `make system-deps` (.ci/system-deps.sh)")
-    tmp = tmp_path_factory.mktemp("browser")
-    docs = tmp / "docs"
-    shutil.copytree(FIXTURES / "site" / "docs", docs)
-    result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
-                              locale_dir=FIXTURES / "site" / "locale",
-                              glossary=FIXTURES / "site" / "glossary.yaml")
-    yield from serve(result.outdir)
+    yield from serve(fixture_site)
 
 
 def serve(outdir: Path):

@@ -19,6 +19,7 @@ import pytest
 
 from jaxko import catalogs
 from jaxko.site import build as site_build
+from conftest import GOTCHAS
 from notebook_project import DOCS, project  # noqa: F401
 
 REPO = Path(__file__).resolve().parents[1]
@@ -75,30 +76,18 @@ def test_pages_and_downloads_show_the_korean_outputs(project, tmp_path, capsys, 
 
 
 @pytest.mark.slow
-def test_real_site_gotchas_page_and_download_print_korean(shared_upstream, tmp_path, monkeypatch):
+def test_real_site_gotchas_page_and_download_print_korean(real_site_build):
     """The pinned upstream and the committed catalogs: the Sharp Bits page (executed
     through verify, as `jaxko site build` does) shows `첫 번째 호출` in an output, and
     every translated message of the site is shown (the audit `--strict` fails on)."""
-    from jaxko import upstream
-    from jaxko.notebooks import build as notebooks_build
-    from jaxko.notebooks import verify
     from jaxko.site import audit
 
-    monkeypatch.setenv("JAXKO_ROOT", str(tmp_path))
-    staged = tmp_path / "upstream"
-    upstream.sync(str(shared_upstream), root=REPO, dest=staged)
-    docs = staged / "docs"
-    summary = notebooks_build.build(srcdir=docs, locale_dir=REPO / "locale")
-    gotchas = "notebooks/Common_Gotchas_in_JAX"
-    report = verify.verify(srcdir=docs, notebooks_dir=summary.out_dir, workers=1, only=[gotchas])
-    assert not report.failed
-    result = site_build.build(
-        execute=False, root=REPO, srcdir=docs, outdir=tmp_path / "html",
-        overrides={"jaxko_executed_notebooks_dir": str(verify.executed_dir()),
-                   "jaxko_notebooks_dir": str(summary.out_dir)})
+    gotchas = GOTCHAS
+    assert not real_site_build["report"].failed
+    result, docs = real_site_build["result"], real_site_build["docs"]
     assert any("첫 번째 호출" in o for o in _outputs(result.outdir / f"{gotchas}.html"))
     assert not any("First call" in o for o in _outputs(result.outdir / f"{gotchas}.html"))
-    executed = nbformat.read(str(verify.executed_dir() / f"{gotchas}.ipynb"), 4)
+    executed = nbformat.read(str(real_site_build["executed"] / f"{gotchas}.ipynb"), 4)
     assert any("첫 번째 호출" in o.get("text", "") for c in executed.cells
                if c.cell_type == "code" for o in c.get("outputs", []))
     audited = audit.audit(result.outdir, REPO / "locale", srcdir=docs)

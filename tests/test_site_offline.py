@@ -6,29 +6,18 @@ sphinx-mathjax-offline package into _static, not by a CDN's.
 
 from __future__ import annotations
 
-import shutil
 from urllib.parse import urlparse
 
 import pytest
 
-from conftest import FIXTURES
-from jaxko.site import build as site_build
 from test_site_browser import browser, page, serve  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("offline")
-    docs = tmp / "docs"
-    shutil.copytree(FIXTURES / "site" / "docs", docs)
-    (docs / "math.md").write_text("# Math\n\nInline $x^2$ and a block:\n\n$$\n\\int_0^1 f(x)\\,dx\n$$\n",
-                                  encoding="utf-8")
-    result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
-                              locale_dir=FIXTURES / "site" / "locale",
-                              glossary=FIXTURES / "site" / "glossary.yaml")
-    yield from serve(result.outdir)
+def served(fixture_site):  # the fixture site with a math page (conftest)
+    yield from serve(fixture_site)
 
 
 @pytest.mark.parametrize("name", ["math", "notebook", "guide", "index"])

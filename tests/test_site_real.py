@@ -1,9 +1,9 @@
 """The real Korean site, as a reader meets it, in headless Chromium.
 
 The pinned upstream (../shared/upstream) staged into a temporary folder and built with
-the committed catalogs and glossary (`jaxko site build --no-execute`, the same
-Sphinx, extensions and theme as `make html`), served on a local port. One build for
-the module: searching (an excerpt for every result, its words highlighted), requests
+the committed catalogs and glossary (conftest's ``real_site_build``: the same Sphinx,
+extensions and theme as `make html`, one build for the test session, which
+test_site_korean_outputs reads too), served on a local port. The tests: searching (an excerpt for every result, its words highlighted), requests
 (nothing from another host), the glossary page at phone and desktop widths, the
 index's title. Screenshots go to _build/test-artifacts/.
 
@@ -21,30 +21,18 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import ROOT, SHARED_UPSTREAM
+from conftest import ROOT
 from test_site_browser import ARTIFACTS, browser, serve  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def real_site(tmp_path_factory) -> Path:
+def real_site(request) -> Path:
     reuse = os.environ.get("JAXKO_TEST_SITE")
     if reuse:
         return Path(reuse).resolve()
-    if not (SHARED_UPSTREAM / "docs").is_dir():
-        pytest.fail(f"pinned upstream copy missing at {SHARED_UPSTREAM}")
-    from jaxko import upstream
-    from jaxko.site import build as site_build
-
-    tmp = tmp_path_factory.mktemp("real-site")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("JAXKO_ROOT", str(tmp))
-        staged = tmp / "upstream"
-        upstream.sync(str(SHARED_UPSTREAM), root=ROOT, dest=staged)
-        result = site_build.build(execute=False, root=ROOT, srcdir=staged / "docs",
-                                  outdir=tmp / "html")
-    return result.outdir
+    return request.getfixturevalue("real_site_build")["result"].outdir
 
 
 @pytest.fixture(scope="module")

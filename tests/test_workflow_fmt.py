@@ -6,6 +6,7 @@ import json
 import shutil
 
 import polib
+import pytest
 
 from jaxko import catalogs
 from jaxko.cli import main
@@ -43,6 +44,7 @@ def test_poedit_fixture_really_differs_in_wrapping():
     assert '"the line breaks fall elsewhere' in text  # broken before column 79
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_real_catalogs_are_formatted():
     results = fmt.format_paths([ROOT / "locale" / "ko"], check=True)
     assert len(results) >= 140

@@ -40,6 +40,7 @@ def stats_json(capsys, *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_real_catalogs_match_polib(tmp_path, capsys):
     # A snapshot of the real catalogs, so both counts read the same files even while
     # translators save catalogs in this tree.
@@ -201,6 +202,7 @@ def test_prose_counts_exclude_messages_copied_unchanged(tmp_path, capsys):
         in capsys.readouterr().out
 
 
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
 def test_prose_counts_match_polib_on_real_catalogs(tmp_path, capsys):
     shutil.copytree(ROOT / "locale" / "ko", tmp_path / "locale" / "ko")
     data = stats_json(capsys, "--locale-dir", str(tmp_path / "locale"))
