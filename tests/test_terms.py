@@ -224,7 +224,9 @@ def test_general_english_word_is_left_out_unless_asked_in_the_glossary_or_in_a_p
     phrase = drift_of(data, "time step")
     assert phrase is not None and phrase["kind"] == "phrase", data["drift"]
     assert {r["rendering"] for r in phrase["renderings"]} == {"시간 단계", "타임 스텝"}
-    assert drift_of(data, "time") is not None and drift_of(data, "time")["general"] is False
+    # time and step drift as words of the drifting phrase (when the aligner links them
+    # alone too): listed, never left out.
+    assert all(not d["general"] for d in data["drift"])
     text = terms(tree, "--glossary", str(glossary)).stdout
     assert "drift: report" not in text
     assert text.rstrip().endswith("; 1 drifting general English words not listed "
@@ -248,6 +250,37 @@ def test_general_english_word_is_left_out_unless_asked_in_the_glossary_or_in_a_p
     write_catalog(clean / "b.po", _pairs(1, vocabulary=GENERAL))
     data = report(clean, "--glossary", str(glossary))
     assert data["drift"] == [] and data["left_out"] == [], data
+
+
+def _aligned(catalog: str, line: int, english: str, korean: str):
+    """One analysed message whose words are linked in order (word i to morpheme i):
+    the report's rules on a fixed alignment."""
+    from jaxko.workflow.terms import Analysed, Morph, Pair
+
+    morphs, start = [], 0
+    for word in korean.split():
+        morphs.append(Morph(word, word, True, start, start + len(word)))
+        start += len(word) + 1
+    words = english.split()
+    return Analysed(Pair(catalog, line, english, korean, "myst"), words, [0] * len(words),
+                    morphs, {(i, i) for i in range(len(words))}, korean)
+
+
+def test_general_word_is_listed_as_a_word_of_a_drifting_phrase_and_left_out_alone():
+    from jaxko.workflow.terms import build_report
+
+    phrase = [_aligned("a.po", 1, "time step", "시간 단계"), _aligned("a.po", 2, "time step", "시간 단계"),
+              _aligned("b.po", 1, "time step", "타임 스텝"), _aligned("b.po", 2, "time step", "타임 스텝")]
+    found = build_report(phrase, None, catalogs=2)
+    assert {r.term for r in found.drift} == {"time step", "time", "step"}
+    assert not any(r.general for r in found.drift) and found.left_out == []
+
+    alone = [_aligned("a.po", 1, "time", "시간"), _aligned("a.po", 2, "time", "시간"),
+             _aligned("b.po", 1, "time", "타임"), _aligned("b.po", 2, "time", "타임")]
+    found = build_report(alone, None, catalogs=2)
+    assert found.drift == [] and [r.term for r in found.left_out] == ["time"]
+    found = build_report(alone, None, catalogs=2, all_words=True)
+    assert [(r.term, r.general) for r in found.drift] == [("time", True)]
 
 
 def test_suggest_writes_entries_that_glossary_validate_accepts(tmp_path, glossary):
