@@ -252,9 +252,9 @@ def test_general_english_word_is_left_out_unless_asked_in_the_glossary_or_in_a_p
     assert data["drift"] == [] and data["left_out"] == [], data
 
 
-def _aligned(catalog: str, line: int, english: str, korean: str):
-    """One analysed message whose words are linked in order (word i to morpheme i):
-    the report's rules on a fixed alignment."""
+def _aligned(catalog: str, line: int, english: str, korean: str, links=None):
+    """One analysed message whose words are linked in order (word i to morpheme i, or
+    the links given): the report's rules on a fixed alignment."""
     from jaxko.workflow.terms import Analysed, Morph, Pair
 
     morphs, start = [], 0
@@ -263,7 +263,7 @@ def _aligned(catalog: str, line: int, english: str, korean: str):
         start += len(word) + 1
     words = english.split()
     return Analysed(Pair(catalog, line, english, korean, "myst"), words, [0] * len(words),
-                    morphs, {(i, i) for i in range(len(words))}, korean)
+                    morphs, links or {(i, i) for i in range(len(words))}, korean)
 
 
 def test_general_word_is_listed_as_a_word_of_a_drifting_phrase_and_left_out_alone():
@@ -281,6 +281,22 @@ def test_general_word_is_listed_as_a_word_of_a_drifting_phrase_and_left_out_alon
     assert found.drift == [] and [r.term for r in found.left_out] == ["time"]
     found = build_report(alone, None, catalogs=2, all_words=True)
     assert [(r.term, r.general) for r in found.drift] == [("time", True)]
+
+
+def test_rendering_nested_in_the_glossary_rendering_is_no_drift():
+    """상태 inside the glossary's 상태 비저장 is the aligner's partial link, not a second
+    word, even where it is not the less used of the two."""
+    from jaxko.glossary import Glossary, Term
+    from jaxko.workflow.terms import build_report
+
+    whole = [_aligned("a.po", n, "stateless", "상태 비저장", {(0, 0), (0, 1)}) for n in (1, 2)]
+    part = [_aligned("b.po", n, "stateless", "상태") for n in (1, 2)]
+    other = [_aligned("c.po", n, "stateless", "무상태") for n in (1, 2)]
+    glossary = Glossary((Term("stateless", "상태 비저장"),))
+    assert build_report(whole + part, glossary, catalogs=2).drift == []
+    found = build_report(whole + part + other, glossary, catalogs=3).drift
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
+        [("stateless", ["무상태", "상태비저장"])]
 
 
 def test_suggest_writes_entries_that_glossary_validate_accepts(tmp_path, glossary):

@@ -639,7 +639,9 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
         # Drift: renderings (the accepted ones as one) that do not nest in each other.
         clusters: list[list[Variant]] = []
         accepted_cluster: list[Variant] | None = None
-        for variant in ordered:
+        # The accepted renderings first, so one nested in them (상태 in 상태 비저장)
+        # joins them whichever is used more.
+        for variant in sorted(ordered, key=lambda v: not v.accepted):
             if variant.count < min_messages:
                 continue
             if variant.accepted:
