@@ -19,14 +19,17 @@ words) aligned to its words; particles and endings are not part of it, so 블로
 블로킹이 and 블로킹하여 are all 블로킹, and 계산합니다 is 계산. Renderings are compared
 without their spaces (the *key*); spellings of one key that differ only in spacing
 (부분 집합 / 부분집합) are *spacing* variants. A rendering that keeps the English word
-as it is (JAX for JAX) is not a rendering.
+(JAX for JAX, TPU용 for TPU) or holds a digit (a version, a date) is not a rendering.
 
 The report (:class:`Report`):
 
 * **drift**: a term with two or more renderings, each on at least ``min_messages``
   messages, where neither contains the other (미분 inside 자동 미분 is a partial
   alignment, not a second word); renderings the glossary accepts (``ko`` and
-  ``variants``) are one rendering;
+  ``variants`` of every entry for the term: register is 등록 and 레지스터) are one
+  rendering. A single word common in general English (:func:`is_general`: set, work,
+  time) that the glossary lacks and no drifting phrase holds is *left out* (``left_out``)
+  unless ``all_words``: such a line is mostly one word with two senses;
 * **spacing**: one rendering written with different spacing, each on at least
   ``min_messages`` messages;
 * **violations**: a glossary term whose accepted renderings are all absent from the
