@@ -50,16 +50,17 @@ def _korean(pattern: str, a: str, b: str) -> str:
     return text.replace("{A}", a).replace("{B}", b)
 
 
-def _pairs(page: int, override: dict[str, str] | None = None, spacing: str | None = None):
+def _pairs(page: int, override: dict[str, str] | None = None, spacing: str | None = None,
+           vocabulary: dict[str, str] = VOCABULARY):
     """Sentences of one page: every word pairs with two others in each pattern."""
-    words = list(VOCABULARY)
+    words = list(vocabulary)
     pairs = []
     for i, a in enumerate(words):
         for step in (1 + page, 3 + page, 5 + page, 7 + page):
             b = words[(i + step) % len(words)]
             en_pattern, ko_pattern = PATTERNS[(i + step + page) % len(PATTERNS)]
-            ko_a = (override or {}).get(a, VOCABULARY[a])
-            ko_b = (override or {}).get(b, VOCABULARY[b])
+            ko_a = (override or {}).get(a, vocabulary[a])
+            ko_b = (override or {}).get(b, vocabulary[b])
             english = en_pattern.format(a=a, b=b)
             pairs.append((english[0].upper() + english[1:], _korean(ko_pattern, ko_a, ko_b)))
     if spacing:
@@ -177,6 +178,127 @@ def test_accepted_variant_is_not_drift(tmp_path):
     assert drift_of(data, "checkpoint") is None and data["violations"] == []
 
 
+def test_entries_with_one_english_term_accept_each_others_renderings(tmp_path):
+    """register: 등록 (verb) and 레지스터 (noun) are two entries of one English term; a
+    rendering either accepts is accepted, even where the other entry's senses hold."""
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0))
+    write_catalog(tree / "b.po", _pairs(1, override={"checkpoint": "검사점"}))
+    glossary = tmp_path / "glossary.yaml"
+    both = ("terms:\n  - en: checkpoint\n    ko: 체크포인트\n    pos: noun\n"
+            "  - en: checkpoint\n    ko: 검사점\n    pos: verb\n    senses: [restore]\n")
+    glossary.write_text(both, encoding="utf-8")
+    assert run_jaxko("glossary", "validate", str(glossary)).returncode == 0
+    data = report(tree, "--glossary", str(glossary))
+    assert drift_of(data, "checkpoint") is None and data["violations"] == [], data
+
+    # One entry only: the other rendering is drift from the glossary's, and a violation.
+    glossary.write_text(both.split("  - en: checkpoint\n    ko: 검사점")[0], encoding="utf-8")
+    data = report(tree, "--glossary", str(glossary))
+    found = drift_of(data, "checkpoint")
+    assert found is not None and found["kind"] == "glossary", data["drift"]
+    assert {r["rendering"] for r in found["renderings"]} == {"체크포인트", "검사점"}
+    assert [v["term"] for v in data["violations"]] == ["checkpoint"]
+
+
+GENERAL = {**{k: v for k, v in VOCABULARY.items() if k not in ("profiler", "scheduler")},
+           "report": "보고서", "time step": "시간 단계"}
+
+
+def test_general_english_word_is_left_out_unless_asked_in_the_glossary_or_in_a_phrase(
+        tmp_path, glossary):
+    """report (common in general English) drifting alone is left out of the default
+    report and listed with --all-words or when the glossary has it; checkpoint (rare in
+    general English) is listed; time and step are listed as words of a drifting phrase."""
+    from jaxko.workflow.terms import is_general
+
+    assert is_general("report") and is_general("time") and is_general("step")
+    assert not is_general("checkpoint") and not is_general("time step")
+    tree = tmp_path / "LC_MESSAGES"
+    write_catalog(tree / "a.po", _pairs(0, vocabulary=GENERAL))
+    write_catalog(tree / "b.po", _pairs(1, vocabulary=GENERAL, override={
+        "report": "리포트", "checkpoint": "검사점", "time step": "타임 스텝"}))
+    data = report(tree, "--glossary", str(glossary))
+    assert drift_of(data, "report") is None and data["left_out"] == ["report"], data
+    assert drift_of(data, "checkpoint") is not None
+    phrase = drift_of(data, "time step")
+    assert phrase is not None and phrase["kind"] == "phrase", data["drift"]
+    assert {r["rendering"] for r in phrase["renderings"]} == {"시간 단계", "타임 스텝"}
+    # time and step drift as words of the drifting phrase (when the aligner links them
+    # alone too): listed, never left out.
+    assert all(not d["general"] for d in data["drift"])
+    text = terms(tree, "--glossary", str(glossary)).stdout
+    assert "drift: report" not in text
+    assert text.rstrip().endswith("; 1 drifting general English words not listed "
+                                  "(--all-words lists them)")
+
+    data = report(tree, "--glossary", str(glossary), "--all-words")
+    found = drift_of(data, "report")
+    assert found is not None and found["general"] is True and data["left_out"] == []
+    assert {r["rendering"] for r in found["renderings"]} == {"보고서", "리포트"}
+    text = terms(tree, "--glossary", str(glossary), "--all-words").stdout
+    assert "drift: report (general English word): " in text
+
+    in_glossary = write_glossary(tmp_path / "with-report.yaml", {"device": "장치", "report": "보고서"})
+    data = report(tree, "--glossary", str(in_glossary))
+    found = drift_of(data, "report")
+    assert found is not None and found["kind"] == "glossary" and data["left_out"] == []
+
+    # A consistent tree leaves nothing out.
+    clean = tmp_path / "clean" / "LC_MESSAGES"
+    write_catalog(clean / "a.po", _pairs(0, vocabulary=GENERAL))
+    write_catalog(clean / "b.po", _pairs(1, vocabulary=GENERAL))
+    data = report(clean, "--glossary", str(glossary))
+    assert data["drift"] == [] and data["left_out"] == [], data
+
+
+def _aligned(catalog: str, line: int, english: str, korean: str, links=None):
+    """One analysed message whose words are linked in order (word i to morpheme i, or
+    the links given): the report's rules on a fixed alignment."""
+    from jaxko.workflow.terms import Analysed, Morph, Pair
+
+    morphs, start = [], 0
+    for word in korean.split():
+        morphs.append(Morph(word, word, True, start, start + len(word)))
+        start += len(word) + 1
+    words = english.split()
+    return Analysed(Pair(catalog, line, english, korean, "myst"), words, [0] * len(words),
+                    morphs, links or {(i, i) for i in range(len(words))}, korean)
+
+
+def test_general_word_is_listed_as_a_word_of_a_drifting_phrase_and_left_out_alone():
+    from jaxko.workflow.terms import build_report
+
+    phrase = [_aligned("a.po", 1, "time step", "시간 단계"), _aligned("a.po", 2, "time step", "시간 단계"),
+              _aligned("b.po", 1, "time step", "타임 스텝"), _aligned("b.po", 2, "time step", "타임 스텝")]
+    found = build_report(phrase, None, catalogs=2)
+    assert {r.term for r in found.drift} == {"time step", "time", "step"}
+    assert not any(r.general for r in found.drift) and found.left_out == []
+
+    alone = [_aligned("a.po", 1, "time", "시간"), _aligned("a.po", 2, "time", "시간"),
+             _aligned("b.po", 1, "time", "타임"), _aligned("b.po", 2, "time", "타임")]
+    found = build_report(alone, None, catalogs=2)
+    assert found.drift == [] and [r.term for r in found.left_out] == ["time"]
+    found = build_report(alone, None, catalogs=2, all_words=True)
+    assert [(r.term, r.general) for r in found.drift] == [("time", True)]
+
+
+def test_rendering_nested_in_the_glossary_rendering_is_no_drift():
+    """상태 inside the glossary's 상태 비저장 is the aligner's partial link, not a second
+    word, even where it is not the less used of the two."""
+    from jaxko.glossary import Glossary, Term
+    from jaxko.workflow.terms import build_report
+
+    whole = [_aligned("a.po", n, "stateless", "상태 비저장", {(0, 0), (0, 1)}) for n in (1, 2)]
+    part = [_aligned("b.po", n, "stateless", "상태") for n in (1, 2)]
+    other = [_aligned("c.po", n, "stateless", "무상태") for n in (1, 2)]
+    glossary = Glossary((Term("stateless", "상태 비저장"),))
+    assert build_report(whole + part, glossary, catalogs=2).drift == []
+    found = build_report(whole + part + other, glossary, catalogs=3).drift
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
+        [("stateless", ["무상태", "상태비저장"])]
+
+
 def test_suggest_writes_entries_that_glossary_validate_accepts(tmp_path, glossary):
     tree = tmp_path / "LC_MESSAGES"
     write_catalog(tree / "a.po", _pairs(0))
@@ -264,5 +386,5 @@ def test_bad_glossary_and_bad_option_are_one_line_and_exit_2(tmp_path):
 def test_help():
     proc = run_jaxko("terms", "--help")
     assert proc.returncode == 0
-    for option in ("--format", "--suggest", "--glossary", "--min-messages"):
+    for option in ("--format", "--suggest", "--glossary", "--min-messages", "--all-words"):
         assert option in proc.stdout

@@ -21,8 +21,12 @@ def register(sub) -> None:
                     "rendering, glossary terms rendered with another word where the "
                     "glossary's rendering is absent, and with --suggest frequent terms the "
                     "glossary lacks as ready-to-paste glossary/ko.yaml entries. Renderings "
-                    "the glossary accepts (ko and variants) are one rendering. Code, "
-                    "literals, URLs and markup never count.")
+                    "the glossary accepts (ko and variants, of every entry for the English "
+                    "term) are one rendering. A single word common in general English "
+                    "(set, work, time: often two senses, each rightly rendered) is listed "
+                    "only when the glossary has it or a drifting phrase holds it; "
+                    "--all-words lists the rest. Code, literals, URLs and markup never "
+                    "count.")
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                         help="catalogs or folders (default: locale/ko/LC_MESSAGES)")
     parser.add_argument("--glossary", type=Path,
@@ -32,6 +36,9 @@ def register(sub) -> None:
                         help="also list frequent terms not in the glossary as YAML entries")
     parser.add_argument("--suggest-only", action="store_true",
                         help="print only the suggested entries, as a glossary YAML document")
+    parser.add_argument("--all-words", action="store_true",
+                        help="also list drifting single words common in general English "
+                             "that the glossary lacks (marked; mostly one word, two senses)")
     parser.add_argument("--min-messages", type=_positive, default=2, metavar="N",
                         help="messages each rendering needs to count as drift (default 2)")
     parser.add_argument("--min-candidate", type=_positive, default=5, metavar="N",
@@ -72,7 +79,7 @@ def run(args) -> int:
     report = terms.run(args.paths or [paths.catalogs_dir()],
                        terms_glossary, cache_dir=None if args.no_cache else default_dir() / "terms",
                        progress=progress, min_messages=args.min_messages,
-                       min_candidate=args.min_candidate)
+                       min_candidate=args.min_candidate, all_words=args.all_words)
     if shown:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     if args.suggest_only:

@@ -19,14 +19,17 @@ words) aligned to its words; particles and endings are not part of it, so 블로
 블로킹이 and 블로킹하여 are all 블로킹, and 계산합니다 is 계산. Renderings are compared
 without their spaces (the *key*); spellings of one key that differ only in spacing
 (부분 집합 / 부분집합) are *spacing* variants. A rendering that keeps the English word
-as it is (JAX for JAX) is not a rendering.
+(JAX for JAX, TPU용 for TPU) or holds a digit (a version, a date) is not a rendering.
 
 The report (:class:`Report`):
 
 * **drift**: a term with two or more renderings, each on at least ``min_messages``
   messages, where neither contains the other (미분 inside 자동 미분 is a partial
   alignment, not a second word); renderings the glossary accepts (``ko`` and
-  ``variants``) are one rendering;
+  ``variants`` of every entry for the term: register is 등록 and 레지스터) are one
+  rendering. A single word common in general English (:func:`is_general`: set, work,
+  time) that the glossary lacks and no drifting phrase holds is *left out* (``left_out``)
+  unless ``all_words``: such a line is mostly one word with two senses;
 * **spacing**: one rendering written with different spacing, each on at least
   ``min_messages`` messages;
 * **violations**: a glossary term whose accepted renderings are all absent from the
@@ -79,13 +82,15 @@ well were what whatever when where whether which while who whom whose why will w
 within without would yet you your yours e g eg ie etc i.e e.g new first second also
 example examples following follow follows want wants here's there's it's let's
 we'll you'll we're you're that's don't doesn't can't won't
+myself yourself himself herself ourselves yourselves themselves
 """.split())
 
 _IRREGULAR = {"indices": "index", "matrices": "matrix", "vertices": "vertex",
               "children": "child", "axes": "axis", "analyses": "analysis",
               "hypotheses": "hypothesis", "bases": "basis", "data": "data",
               "criteria": "criterion", "phenomena": "phenomenon", "men": "man",
-              "statuses": "status", "aliases": "alias", "biases": "bias"}
+              "statuses": "status", "aliases": "alias", "biases": "bias",
+              "alias": "alias", "bias": "bias", "canvas": "canvas", "atlas": "atlas"}
 _NOT_PLURAL = ("ss", "us", "is", "ous", "ics", "sis", "xis")
 
 _WORD = re.compile(r"[A-Za-z0-9_.'’-]*[A-Za-z0-9_]|[.,;:!?()\[\]\"“”{}—–]")
@@ -103,6 +108,8 @@ def lemma(word: str) -> str:
     """A lower-cased English word with plural endings taken off (arrays -> array,
     indices -> index, batches -> batch); other words as they are."""
     word = word.lower().replace("’", "'")
+    if word in STOPWORDS:
+        return word  # does, this: no plural to take off
     if word in _IRREGULAR:
         return _IRREGULAR[word]
     if len(word) > 4 and word.endswith("ies"):
@@ -399,6 +406,8 @@ def rendering_of(item: Analysed, positions: range) -> Rendering | None:
         if gap.strip():
             return None  # punctuation between them: 관리자(manager) is two things
         shown += (" " if gap else "") + morph.form
+    if any("0" <= ch <= "9" for ch in shown):
+        return None  # a version, a date or a count (0.4.0, 12월): never a rendering
     return Rendering(shown.replace(" ", "").lower(), shown)
 
 
@@ -481,6 +490,7 @@ class TermReport:
     messages: int                    # messages with an aligned rendering
     variants: list[Variant]
     glossary: str | None = None      # the glossary's rendering, when the term is in it
+    general: bool = False            # a common English word the glossary lacks
 
     @property
     def kind(self) -> str:
@@ -496,20 +506,74 @@ class Report:
     spacing: list[TermReport]
     violations: list[TermReport]
     candidates: list[TermReport]
+    left_out: list[TermReport] = field(default_factory=list)  # general words not listed
+
+
+# A single word at least this common in general English (Zipf scale of wordfreq: 5 is
+# about once in 10,000 words) is general vocabulary; see is_general.
+GENERAL_ZIPF = 4.5
+
+
+@lru_cache(maxsize=None)
+def zipf(word: str) -> float:
+    """How common an English word is in general English (wordfreq's Zipf scale,
+    log10 of occurrences per billion words; 0 for a word it does not know)."""
+    from wordfreq import zipf_frequency  # imported here: its word list loads on first use
+
+    return zipf_frequency(word, "en")
+
+
+def is_general(term: str) -> bool:
+    """Whether a one-word term is general English vocabulary (set, work, number, time:
+    often two senses, each with its right rendering) rather than a technical word
+    (checkpoint, tracer, sharding), which is rare in general English."""
+    return " " not in term and zipf(term) >= GENERAL_ZIPF
 
 
 def _is_copy(rendering: Rendering, term: str) -> bool:
-    """The English kept as it is (JAX for jax): not a rendering."""
-    return rendering.key.isascii() and rendering.key.lower().replace("-", "") == \
-        term.replace(" ", "").replace("-", "")
+    """The English kept as it is (JAX for jax), alone or with a word next to it
+    (TPU용, 이후 JAX for tpu, jax): not a rendering."""
+    if rendering.key.isascii() and rendering.key.lower().replace("-", "") == \
+            term.replace(" ", "").replace("-", ""):
+        return True
+    return re.search(r"(?<![a-z])" + re.escape(term) + r"(?![a-z])",
+                     rendering.shown.lower()) is not None
 
 
-def _glossary_index(glossary: Glossary | None) -> dict[str, Term]:
-    index: dict[str, Term] = {}
+class Entries(NamedTuple):
+    """The glossary's entries for one English key (register: 등록, the verb, and
+    레지스터, the noun): a rendering any of them accepts is accepted."""
+
+    terms: tuple[Term, ...]
+
+    @property
+    def accepted(self) -> frozenset[str]:
+        """Every accepted rendering of every entry, without spaces."""
+        return frozenset(r.replace(" ", "").lower() for t in self.terms
+                         if t.ko and not t.keep for r in t.renderings)
+
+    @property
+    def shown(self) -> str | None:
+        """The glossary's renderings as shown (등록 / 레지스터); None when every entry
+        keeps the English."""
+        kos = list(dict.fromkeys(t.ko for t in self.terms if t.ko and not t.keep))
+        return " / ".join(kos) or None
+
+    def meant(self, msgid_words: set[str]) -> bool:
+        """Whether the msgid means one of the entries: an entry without ``senses`` always
+        does; one with them only where one of its cue words occurs."""
+        return any(not t.senses or any(cue.lower() in msgid_words for cue in t.senses)
+                   for t in self.terms)
+
+
+def _glossary_index(glossary: Glossary | None) -> dict[str, Entries]:
+    """Every entry under the key of its ``en`` and of each of its ``forms``; entries
+    with the same key are merged, in the glossary's order."""
+    index: dict[str, list[Term]] = {}
     for term in (glossary.terms if glossary else ()):
-        for text in (term.en, *term.forms):
-            index.setdefault(term_key(text), term)
-    return index
+        for key in dict.fromkeys(term_key(text) for text in (term.en, *term.forms)):
+            index.setdefault(key, []).append(term)
+    return {key: Entries(tuple(terms)) for key, terms in index.items()}
 
 
 def _nested(a: str, b: str) -> bool:
@@ -518,30 +582,35 @@ def _nested(a: str, b: str) -> bool:
 
 def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalogs: int,
                  min_messages: int = 2, min_candidate: int = 5,
-                 dominance: float = 0.8) -> Report:
-    """Drift, spacing, violations and candidates from the aligned messages."""
+                 dominance: float = 0.8, all_words: bool = False) -> Report:
+    """Drift, spacing, violations and candidates from the aligned messages.
+
+    A drifting single word the glossary lacks that is general English (:func:`is_general`)
+    and is no word of a drifting phrase is left out of ``drift`` (into ``left_out``)
+    unless ``all_words``: such a line is mostly one word with two senses."""
     index = _glossary_index(glossary)
     per_term: dict[str, dict[str, Variant]] = defaultdict(dict)
     wrong: dict[str, dict[str, Variant]] = defaultdict(dict)
     term_messages: Counter = Counter()
-    accepted_keys = {term: {r.replace(" ", "").lower() for r in term.renderings}
-                     for term in set(index.values()) if term.ko and not term.keep}
+    accepted_keys = {key: entries.accepted for key, entries in index.items()
+                     if entries.accepted}
     for item in analysed:
         seen: set = set()
         place = f"{_shown_path(item.pair.catalog)}:{item.pair.line}"
         compact = None
         msgid_words = None
         for term, positions in term_occurrences(item):
-            entry = index.get(term)
-            if entry is not None and entry.senses:  # the glossary's sense only
+            entries = index.get(term)
+            if entries is not None and all(t.senses for t in entries.terms):
+                # The glossary's senses only.
                 if msgid_words is None:
                     msgid_words = set(re.findall(r"[a-z0-9]+", item.pair.msgid.lower()))
-                if not any(cue.lower() in msgid_words for cue in entry.senses):
+                if not entries.meant(msgid_words):
                     continue
             rendering = rendering_of(item, positions)
             if rendering is None or _is_copy(rendering, term):
                 continue
-            accepted = accepted_keys.get(entry) if entry is not None else None
+            accepted = accepted_keys.get(term)
             if len(rendering.key) < 2 and not (accepted and rendering.key in accepted):
                 continue  # one syllable (때, 수, 앞): mostly a word of the sentence around
             if (term, rendering.key) in seen:
@@ -559,11 +628,11 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
     drift, spacing, violations, candidates = [], [], [], []
     for term, variants in per_term.items():
         entry = index.get(term)
-        accepted = accepted_keys.get(entry, set()) if entry is not None else set()
+        accepted = accepted_keys.get(term, frozenset())
         ordered = sorted(variants.values(), key=lambda v: (-v.count, v.key))
         for variant in ordered:
             variant.accepted = variant.key in accepted
-        glossary_rendering = entry.ko if entry is not None and not entry.keep else None
+        glossary_rendering = entry.shown if entry is not None else None
         # Spacing: one key written two ways, each on min_messages messages.
         for variant in ordered:
             spelled = [s for s, n in variant.spellings.items() if n >= min_messages]
@@ -573,7 +642,9 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
         # Drift: renderings (the accepted ones as one) that do not nest in each other.
         clusters: list[list[Variant]] = []
         accepted_cluster: list[Variant] | None = None
-        for variant in ordered:
+        # The accepted renderings first, so one nested in them (상태 in 상태 비저장)
+        # joins them whichever is used more.
+        for variant in sorted(ordered, key=lambda v: not v.accepted):
             if variant.count < min_messages:
                 continue
             if variant.accepted:
@@ -603,12 +674,21 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
             if top.count >= dominance * term_messages[term] and \
                     korean.term_shape_problem(top.shown) is None:
                 candidates.append(TermReport(term, term_messages[term], ordered))
+    # General words: listed only when the glossary has them or a drifting phrase holds them.
+    in_phrases = {word for r in drift if " " in r.term for word in r.term.split()}
+    left_out = []
+    for r in drift:
+        r.general = r.kind == "word" and r.term not in in_phrases and is_general(r.term)
+    if not all_words:
+        left_out = [r for r in drift if r.general]
+        drift = [r for r in drift if not r.general]
+    left_out.sort(key=lambda r: r.term)
     # Phrases and glossary terms first: one word (set, work) is often two senses.
     drift.sort(key=lambda r: (r.kind == "word", -sum(v.count for v in r.variants[1:]), r.term))
     spacing.sort(key=lambda r: (-r.variants[0].count, r.term))
     violations.sort(key=lambda r: (-sum(v.count for v in r.variants), r.term))
     candidates.sort(key=lambda r: (-r.messages, r.term))
-    return Report(catalogs, len(analysed), drift, spacing, violations, candidates)
+    return Report(catalogs, len(analysed), drift, spacing, violations, candidates, left_out)
 
 
 def _add(variants: dict[str, Variant], rendering: Rendering, place: str) -> None:
@@ -677,6 +757,7 @@ def candidates_yaml(report: Report, limit: int | None = None) -> str:
 def as_json(report: Report, places: int | None = None) -> dict:
     def term(r: TermReport) -> dict:
         return {"term": r.term, "kind": r.kind, "messages": r.messages, "glossary": r.glossary,
+                "general": r.general,
                 "renderings": [{"rendering": v.shown, "key": v.key, "count": v.count,
                                 "spellings": dict(v.spellings.most_common()),
                                 "accepted": v.accepted,
@@ -685,7 +766,8 @@ def as_json(report: Report, places: int | None = None) -> dict:
             "drift": [term(r) for r in report.drift],
             "spacing": [term(r) for r in report.spacing],
             "violations": [term(r) for r in report.violations],
-            "candidates": [term(r) for r in report.candidates]}
+            "candidates": [term(r) for r in report.candidates],
+            "left_out": [r.term for r in report.left_out]}
 
 
 def as_text(report: Report, places: int = 3, suggest: bool = False) -> str:
@@ -696,7 +778,8 @@ def as_text(report: Report, places: int = 3, suggest: bool = False) -> str:
 
     out = []
     for r in report.drift:
-        mark = f" (glossary: {r.glossary})" if r.glossary else ""
+        mark = f" (glossary: {r.glossary})" if r.glossary else \
+            " (general English word)" if r.general else ""
         parts = "; ".join(f"{v.shown} {v.count}×" for v in r.variants)
         out.append(f"drift: {r.term}{mark}: {parts}")
         for v in r.variants:
@@ -716,5 +799,7 @@ def as_text(report: Report, places: int = 3, suggest: bool = False) -> str:
     out.append(f"{len(report.drift)} drifting terms, {len(report.spacing)} spacing variants, "
                f"{len(report.violations)} glossary terms rendered otherwise"
                + (f", {len(report.candidates)} candidates" if suggest else "")
-               + f" ({report.messages} messages in {report.catalogs} catalogs)")
+               + f" ({report.messages} messages in {report.catalogs} catalogs)"
+               + (f"; {len(report.left_out)} drifting general English words not listed "
+                  f"(--all-words lists them)" if report.left_out else ""))
     return "\n".join(out) + "\n"
