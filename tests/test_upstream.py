@@ -72,7 +72,6 @@ def test_broken_pin_is_one_line(tmp_path):
     assert str(tmp_path / "upstream.toml") in err.value.format()
 
 
-@pytest.mark.slow
 # Messages whose source line ends in a backslash (a\\<newline>b): the default toolchain
 # (Sphinx 8.2, docutils 0.21) extracts "a\\ b", Sphinx 9 "a b" (README "Toolchains").
 LINE_END_MESSAGES = {"type_promotion.pot", "pallas/CHANGELOG.pot"}
@@ -106,6 +105,7 @@ def as_default_toolchain_extracts(pot_dir: Path, locale: Path) -> set[str]:
     return changed
 
 
+@pytest.mark.slow
 def test_committed_catalogs_are_current(shared_upstream, tmp_path):
     """`make update-po` on a fresh clone leaves locale/ unchanged (committed and idempotent).
 
