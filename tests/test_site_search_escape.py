@@ -188,3 +188,22 @@ def test_normal_search_still_finds_the_pages(browser, site):
     assert any("reST 페이지" in title for title in titles), titles
     titles, _dialogs, _images = _search(browser, site, "문단")
     assert any("마크다운 페이지" in title for title in titles), titles
+
+
+def test_results_have_excerpts_with_the_query_highlighted(browser, site):
+    """jaxko-search.js writes each result's excerpt with the query's words marked, on
+    Sphinx 8.2 (language_data.js's stopwords an array) and 9 (a Set) alike."""
+    context = browser.new_context(locale="ko-KR")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{site}/search.html?q={urllib.parse.quote('문단을 the')}")
+    page.wait_for_function(
+        "() => { const items = [...document.querySelectorAll('#search-results ul.search li')];"
+        " return items.length > 0 && items.every(li => li.querySelector('p.context')); }",
+        timeout=20_000)
+    marked = page.locator("#search-results p.context .highlighted").all_inner_texts()
+    context.close()
+    assert errors == [], errors
+    assert "문단" in marked, marked
+    assert "the" not in [m.lower() for m in marked], marked  # a stopword is not marked
