@@ -70,13 +70,14 @@ test: setup  ## the whole test suite (unit and integration tiers)
 test-fast: setup  ## the unit tier only (no Sphinx build, notebook or browser)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q -m "not integration"
 
-# The toolchain tier: the tests that build the site (what a Sphinx, MyST, docutils or
-# theme version can change), for `make test-oldest`; either target takes
+# The toolchain tier: the tests that build the site or run its search code (what a
+# Sphinx, MyST, docutils or theme version can change), for `make test-oldest`; either target takes
 # NEWEST_TESTS=/OLDEST_TESTS= to narrow or widen what it runs.
 TOOLCHAIN_TESTS := tests/test_site_speedups.py tests/test_site_toolchain_compat.py tests/test_site.py \
 	tests/test_site_browser.py tests/test_site_navigation.py tests/test_site_i18n_costs.py \
 	tests/test_site_translated_markup.py tests/test_site_doctest_flags.py tests/test_site_gate.py \
-	tests/test_site_cell_toggles.py tests/test_pipeline.py
+	tests/test_site_cell_toggles.py tests/test_pipeline.py tests/test_site_search_escape.py \
+	tests/test_site_search_titles.py
 TOOLCHAIN_VERSIONS := import sphinx, docutils, myst_parser, myst_nb, sys; from importlib.metadata import version; \
 	print('Python', sys.version.split()[0], 'Sphinx', sphinx.__version__, 'docutils', docutils.__version__, \
 	'MyST-Parser', myst_parser.__version__, 'MyST-NB', myst_nb.__version__, \
