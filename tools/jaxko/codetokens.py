@@ -8,7 +8,9 @@ identifier translated, a quote lost, a line dropped) is caught before anything r
 * Python (``python``, ``ipython3``, ...) is compared with :mod:`tokenize`: comments and
   non-logical line breaks are ignored; a string literal must keep its prefix and
   quotes, its text may change; an f-string must keep its ``{...}`` fields. Spacing
-  inside a line does not matter (the tokens are the same).
+  inside a line does not matter (the tokens are the same). The verdicts are the same
+  on Python 3.11 and 3.12+ (:func:`_tokenize` reads both tokenizers' f-strings and
+  broken quotes alike).
 * IPython shell and magic lines (``!cmd``, ``%magic``, ``%%cell``) are compared as text.
   The body of a cell magic that is not Python (``%%bash``, ``%%writefile x.cc``) is
   compared like a non-Python language.
