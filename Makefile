@@ -10,7 +10,7 @@ MERMAID := $(VENV)/.mermaid-stamp
 export PATH := $(abspath $(BIN)):$(PATH)
 export JAX_PLATFORMS ?= cpu
 
-.PHONY: help setup system-deps upstream gettext update-po html watch check notebooks test test-fast test-newest bench clean
+.PHONY: help setup system-deps upstream gettext update-po html watch check notebooks test test-fast test-newest test-oldest bench clean
 .PHONY: review-html review
 
 help:  ## list the targets
@@ -70,24 +70,48 @@ test: setup  ## the whole test suite (unit and integration tiers)
 test-fast: setup  ## the unit tier only (no Sphinx build, notebook or browser)
 	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -q -m "not integration"
 
+# The toolchain tier: the tests that build the site or run its search code (what a
+# Sphinx, MyST, docutils or theme version can change), for `make test-oldest`; either target takes
+# NEWEST_TESTS=/OLDEST_TESTS= to narrow or widen what it runs.
+TOOLCHAIN_TESTS := tests/test_site_speedups.py tests/test_site_toolchain_compat.py tests/test_site.py \
+	tests/test_site_browser.py tests/test_site_navigation.py tests/test_site_i18n_costs.py \
+	tests/test_site_translated_markup.py tests/test_site_doctest_flags.py tests/test_site_gate.py \
+	tests/test_site_cell_toggles.py tests/test_pipeline.py tests/test_site_search_escape.py \
+	tests/test_site_search_titles.py
+TOOLCHAIN_VERSIONS := import sphinx, docutils, myst_parser, myst_nb, sys; from importlib.metadata import version; \
+	print('Python', sys.version.split()[0], 'Sphinx', sphinx.__version__, 'docutils', docutils.__version__, \
+	'MyST-Parser', myst_parser.__version__, 'MyST-NB', myst_nb.__version__, \
+	'sphinx-book-theme', version('sphinx-book-theme'), 'pydata-sphinx-theme', version('pydata-sphinx-theme'))
+
 # The newest toolchain the registry serves for the newest Python here (3.13 where
 # installed, pyenv's included; a shim that does not run is skipped): Sphinx, MyST,
-# docutils and the theme unpinned, the toolchain tier of tests.
+# docutils and the theme unpinned, the whole suite (NEWEST_TESTS empty: every test).
 NEWEST_PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13 \
 	python3.12 $$HOME/.pyenv/versions/3.12*/bin/python3.12 $(PYTHON) python3; do \
 	$$p -c 'import sys' >/dev/null 2>&1 && { command -v $$p; break; }; done)
 NEWEST := .venv-newest
-NEWEST_TESTS := tests/test_site_speedups.py tests/test_site_toolchain_compat.py tests/test_site.py \
-	tests/test_site_browser.py tests/test_site_navigation.py tests/test_site_i18n_costs.py \
-	tests/test_site_translated_markup.py tests/test_site_doctest_flags.py tests/test_site_gate.py \
-	tests/test_site_cell_toggles.py tests/test_pipeline.py
-test-newest: system-deps  ## the toolchain tier on the newest Sphinx/MyST/docutils the registry serves
+NEWEST_TESTS ?=
+test-newest: system-deps  ## the whole suite on the newest Python, Sphinx, MyST, docutils and theme the registry serves
 	@test -x $(NEWEST)/bin/python || $(NEWEST_PYTHON) -m venv $(NEWEST)
 	$(NEWEST)/bin/python -m pip install --quiet --upgrade pip
 	$(NEWEST)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[test,notebooks]'
 	$(NEWEST)/bin/python -m jaxko.sphinxext.offline_mermaid
-	$(NEWEST)/bin/python -c "import sphinx, docutils, myst_parser, sys; print('newest toolchain: Python', sys.version.split()[0], 'Sphinx', sphinx.__version__, 'docutils', docutils.__version__, 'MyST-Parser', myst_parser.__version__)"
+	$(NEWEST)/bin/python -c "$(TOOLCHAIN_VERSIONS)" | sed 's/^/newest toolchain: /'
 	PATH=$(abspath $(NEWEST))/bin:$$PATH $(NEWEST)/bin/python -m pytest -n 2 --dist loadfile -q $(NEWEST_TESTS)
+
+# The oldest toolchain the pins allow (constraints/oldest.txt: Sphinx 8.2.0,
+# MyST-Parser 5.0.0, the lowest MyST-NB, theme and docutils) on Python 3.11, the
+# toolchain tier.
+OLDEST_PYTHON ?= python3.11
+OLDEST := .venv-oldest
+OLDEST_TESTS ?= $(TOOLCHAIN_TESTS)
+test-oldest: system-deps  ## the toolchain tier on the oldest Sphinx, MyST, docutils and theme the pins allow (Python 3.11)
+	@test -x $(OLDEST)/bin/python || $(OLDEST_PYTHON) -m venv $(OLDEST)
+	$(OLDEST)/bin/python -m pip install --quiet --upgrade pip
+	$(OLDEST)/bin/python -m pip install --quiet -c constraints/oldest.txt -e '.[test,notebooks]'
+	$(OLDEST)/bin/python -m jaxko.sphinxext.offline_mermaid
+	$(OLDEST)/bin/python -c "$(TOOLCHAIN_VERSIONS)" | sed 's/^/oldest toolchain: /'
+	PATH=$(abspath $(OLDEST))/bin:$$PATH $(OLDEST)/bin/python -m pytest -n 2 --dist loadfile -q $(OLDEST_TESTS)
 
 bench: setup upstream  ## run the benchmarks, printing figures for BENCHMARKS.md
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

@@ -17,9 +17,18 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, run_jaxko, write_newer
+from jaxko.site import speedups
 from jaxko.site.build import catalog_locations
 
 SITE = FIXTURES / "site"
+
+# On a toolchain the speedups were not tested with (jaxko.site.ext.speedups: they switch
+# themselves off) the build warns once that they are off (an accepted warning), and
+# Sphinx's own Locale parses each translated message in both of its passes, so a
+# msgstr that does not parse is warned about twice; with them, once.
+SPEEDUPS_ON = not speedups.untested()
+NOTICES = 0 if SPEEDUPS_ON else 1
+PARSE_WARNINGS = 1 if SPEEDUPS_ON else 2
 
 
 def _tree(tmp: Path) -> Path:
@@ -119,7 +128,7 @@ def test_a_check_error_alone_fails_strict(tmp_path):
         '"배열은 바꿀 수 없습니다.', '"배열은 `바꿀 수 없습니다.'), encoding="utf-8")
     proc = _build(tmp, "--strict")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert ": 0 warnings, 0 from translations, 0 not on the accepted list" in proc.stdout
+    assert f": {NOTICES} warnings, 0 from translations, 0 not on the accepted list" in proc.stdout
     assert "jaxko check: 1 errors" in proc.stdout
     assert "<p>배열은 `바꿀 수 없습니다." in (tmp / "html" / "guide.html").read_text(encoding="utf-8")
 
@@ -134,11 +143,12 @@ def test_a_rebuild_keeps_the_warnings_of_pages_it_did_not_read(tmp_path):
     plain.write_text(clean.replace('"비교용 reStructuredText', '"비교용 ``reStructuredText'),
                      encoding="utf-8")
     first = _build(tmp)
-    assert ": 1 warnings, 1 from translations" in first.stdout, first.stdout
+    total = PARSE_WARNINGS + NOTICES
+    assert f": {total} warnings, {PARSE_WARNINGS} from translations" in first.stdout, first.stdout
     again = _build(tmp, "--strict")
     assert again.returncode == 1, again.stdout
-    assert "1 warnings (1 kept from pages this build did not read again), 1 from translations" \
-        in again.stdout, again.stdout
+    assert (f"{total} warnings ({PARSE_WARNINGS} kept from pages this build did not read again), "
+            f"{PARSE_WARNINGS} from translations") in again.stdout, again.stdout
     assert "docs/plain.rst:4:<translated>:1: WARNING: Inline literal" in again.stdout
     listed = (tmp / ".jaxko-state" / "html" / "warnings.txt").read_text(encoding="utf-8")
     assert "plain.rst:4:<translated>:1: WARNING: Inline literal" in listed
@@ -146,7 +156,7 @@ def test_a_rebuild_keeps_the_warnings_of_pages_it_did_not_read(tmp_path):
     write_newer(plain, clean)
     fixed = _build(tmp, "--strict")
     assert fixed.returncode == 0, fixed.stdout
-    assert ": 0 warnings, 0 from translations" in fixed.stdout
+    assert f": {NOTICES} warnings, 0 from translations" in fixed.stdout
 
 
 def test_every_warning_of_the_build_is_reported(tmp_path):

@@ -31,9 +31,21 @@ INDEX = {
 }
 
 
-def boosts(code: str, query: str) -> dict[str, int]:
+# The same titles as Sphinx 9 writes them into searchindex.js: plain text, not HTML.
+TEXT_INDEX = {
+    "docnames": INDEX["docnames"] + ["compare"],
+    "titles": ["JIT 컴파일", "JIT에서의 제어 흐름", "자동 벡터화", "Pallas: JAX 커널 언어",
+               "Pallas 빠른 시작", "shard_map을 이용한 병렬 처리",
+               "shmap (shard_map) for per-device code", "Jitted functions", "자주 묻는 질문(FAQ)",
+               "<b> tags", "x < y and y > z"],
+}
+HTML_INDEX = {**INDEX, "docnames": TEXT_INDEX["docnames"],
+              "titles": INDEX["titles"] + ["x &lt; y and y &gt; z"]}
+
+
+def boosts(code: str, query: str, index: dict = INDEX) -> dict[str, int]:
     script = code + f"""
-var Search = {{ _index: {json.dumps(INDEX, ensure_ascii=False)} }};
+var Search = {{ _index: {json.dumps(index, ensure_ascii=False)} }};
 var window = {{ location: {{ search: "?q=" + encodeURIComponent({json.dumps(query)}) }} }};
 const out = {{}};
 for (const d of Search._index.docnames) out[d] = Scorer.score([d, "", "", null, 5, "", "text"]) - 5;
@@ -47,7 +59,8 @@ process.stdout.write(JSON.stringify(out));
 def code() -> str:
     if NODE is None:
         pytest.fail("node missing: run `make system-deps`")
-    return scorer_code({"vmap": ["자동 벡터화"], "automatic vectorization": ["자동 벡터화"]})
+    return scorer_code({"vmap": ["자동 벡터화"], "automatic vectorization": ["자동 벡터화"]},
+                       titles_are_text=False)
 
 
 def ranked(found: dict[str, int]) -> list[str]:
@@ -100,3 +113,33 @@ def test_renderings_cannot_end_the_script():
     code = scorer_code({"x": ["</script><script>alert(1)</script>"], "y": ["\u2028"]})
     assert "</script>" not in code and "\u2028" not in code
     assert "\\u003c/script>" in code
+
+
+QUERIES = ["jit", "pallas", "shard_map", "FAQ", "vmap", "<b> tags", "x < y", "자동 벡터화"]
+
+
+def test_plain_text_titles_rank_as_html_titles_do():
+    """Sphinx 9 indexes plain-text titles, 8.2 HTML ones: the scorer made for each
+    ranks the same pages first for the same queries."""
+    renderings = {"vmap": ["자동 벡터화"], "automatic vectorization": ["자동 벡터화"]}
+    on_html = scorer_code(renderings, titles_are_text=False)
+    on_text = scorer_code(renderings, titles_are_text=True)
+    for query in QUERIES:
+        assert ranked(boosts(on_text, query, TEXT_INDEX)) == ranked(boosts(on_html, query, HTML_INDEX)), query
+    assert ranked(boosts(on_text, "x < y", TEXT_INDEX)) == ["compare"]
+
+
+def test_plain_text_titles_read_as_html_lose_their_angle_brackets():
+    """The planted fault: Sphinx 9's plain-text titles read as HTML, "x < y and y > z"
+    loses "< y and y >" as if it were a tag, and the query no longer finds it."""
+    on_html = scorer_code({}, titles_are_text=False)
+    assert ranked(boosts(on_html, "x < y", TEXT_INDEX)) == []
+
+
+def test_the_scorer_reads_titles_as_this_sphinx_writes_them():
+    from jaxko.site.ext.search import index_titles_are_text
+
+    import sphinx
+
+    assert index_titles_are_text() == (sphinx.version_info[0] >= 9)
+    assert ("TITLES_ARE_TEXT = true" in scorer_code({})) == index_titles_are_text()

@@ -96,7 +96,9 @@ MESSAGES = {"First entry": "첫 항목", "Kept": "Kept", "Third entry": "세 번
 CONF = """
 import sys
 sys.path.insert(0, {tools!r})
-extensions = ["myst_parser", "jaxko.site.ext.i18n", "jaxko.site.ext.navigation", "jaxko.site.ext.speedups"]
+# as the site's conf.py: myst_nb, which sets MyST-Parser up (listing myst_parser as well
+# fails the build on MyST-Parser < 5.2, whose setup then runs twice)
+extensions = ["myst_nb", "jaxko.site.ext.i18n", "jaxko.site.ext.navigation", "jaxko.site.ext.speedups"]
 html_theme = "sphinx_book_theme"
 language = "ko"
 locale_dirs = [{locale!r}]

@@ -7,8 +7,8 @@ translation, made the same (real Sphinx, the project's build, small fixture page
   recommend, `` `번역 <Name_>`_ ``, warned "inconsistent references"; the same target
   is not a warning (``i18n.same_named_references``), a different one still is.
 
-These tests run on whatever toolchain is installed: `make test` (8.2) and
-`make test-newest` (the newest 9.x) both run them."""
+These tests run on whatever toolchain is installed: `make test` (8.2.3),
+`make test-newest` (the newest 9.x) and `make test-oldest` (8.2.0) all run them."""
 
 from __future__ import annotations
 

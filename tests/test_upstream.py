@@ -72,15 +72,54 @@ def test_broken_pin_is_one_line(tmp_path):
     assert str(tmp_path / "upstream.toml") in err.value.format()
 
 
+# Messages whose source line ends in a backslash (a\\<newline>b): the default toolchain
+# (Sphinx 8.2, docutils 0.21) extracts "a\\ b", Sphinx 9 "a b" (README "Toolchains").
+LINE_END_MESSAGES = {"type_promotion.pot", "pallas/CHANGELOG.pot"}
+
+
+def as_default_toolchain_extracts(pot_dir: Path, locale: Path) -> set[str]:
+    """The templates with each message that the committed catalog holds in the default
+    toolchain's line-end form (``gate.line_end_aliases``) given that form; the names of
+    the templates changed (none where this toolchain extracts as the default one does)."""
+    import polib
+
+    from jaxko.site.gate import line_end_aliases
+
+    changed = set()
+    for pot_path in sorted(pot_dir.rglob("*.pot")):
+        name = str(pot_path.relative_to(pot_dir))
+        po_path = locale / "ko" / "LC_MESSAGES" / name.replace(".pot", ".po")
+        if not po_path.is_file():
+            continue
+        reference = {}
+        for entry in polib.pofile(str(po_path)):
+            for alias in line_end_aliases(entry.msgid):
+                reference[(entry.msgctxt, alias)] = entry.msgid
+        template = polib.pofile(str(pot_path), wrapwidth=0)
+        found = [e for e in template if (e.msgctxt, e.msgid) in reference]
+        for entry in found:
+            entry.msgid = reference[(entry.msgctxt, entry.msgid)]
+        if found:
+            template.save(str(pot_path))
+            changed.add(name)
+    return changed
+
+
 @pytest.mark.slow
 def test_committed_catalogs_are_current(shared_upstream, tmp_path):
-    """`make update-po` on a fresh clone leaves locale/ unchanged (committed and idempotent)."""
+    """`make update-po` on a fresh clone leaves locale/ unchanged (committed and idempotent).
+
+    The committed catalogs are the default toolchain's extraction; on Sphinx 9 the known
+    line-end difference (:data:`LINE_END_MESSAGES`) is mapped back, nothing else."""
     staged = tmp_path / "upstream"
     upstream.sync(str(shared_upstream), root=ROOT, dest=staged)
     pot = tmp_path / "gettext"
     result = extract.extract(root=ROOT, srcdir=staged / "docs", outdir=pot)
     assert result.templates == 140
     assert result.unexpected == [], result.unexpected
+    mapped = as_default_toolchain_extracts(pot, ROOT / "locale")
+    # all of them or none: the toolchain extracts line-end backslashes one way or the other
+    assert mapped in (set(), LINE_END_MESSAGES), mapped
     locale = tmp_path / "locale"
     shutil.copytree(ROOT / "locale", locale)
     before = {p.relative_to(locale): p.read_bytes() for p in locale.rglob("*.po")}

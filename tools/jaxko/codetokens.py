@@ -8,7 +8,9 @@ identifier translated, a quote lost, a line dropped) is caught before anything r
 * Python (``python``, ``ipython3``, ...) is compared with :mod:`tokenize`: comments and
   non-logical line breaks are ignored; a string literal must keep its prefix and
   quotes, its text may change; an f-string must keep its ``{...}`` fields. Spacing
-  inside a line does not matter (the tokens are the same).
+  inside a line does not matter (the tokens are the same). The verdicts are the same
+  on Python 3.11 and 3.12+ (:func:`_tokenize` reads both tokenizers' f-strings and
+  broken quotes alike).
 * IPython shell and magic lines (``!cmd``, ``%magic``, ``%%cell``) are compared as text.
   The body of a cell magic that is not Python (``%%bash``, ``%%writefile x.cc``) is
   compared like a non-Python language.
@@ -208,13 +210,40 @@ def _python_items(code: str) -> list[_Item]:
 
 
 def _tokenize(code: str) -> list[tokenize.TokenInfo]:
+    """The tokens of ``code``, an f-string as one STRING token on every Python.
+
+    Python 3.12 (PEP 701) splits an f-string into FSTRING_START, FSTRING_MIDDLE, the
+    tokens of its fields and FSTRING_END; 3.11 gives one STRING token. The comparison
+    is defined on the 3.11 form, so a 3.12+ f-string is joined back into one token
+    spanning its source text.
+    """
     try:
-        return list(tokenize.generate_tokens(io.StringIO(code).readline))
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
     except tokenize.TokenError as err:
         line = err.args[1][0] if len(err.args) > 1 and err.args[1] else None
-        raise _NotPython(str(err.args[0]), line) from None
+        raise _NotPython(_DETECTED_AT.sub("", str(err.args[0])), line) from None
     except (SyntaxError, IndentationError) as err:  # IndentationError: unindent mismatch
         raise _NotPython(err.msg, err.lineno) from None
+    return _join_fstrings(_error_tokens(tokens), code)
+
+
+# Python 3.12+ names the line of an unterminated string in its message; we name it apart.
+_DETECTED_AT = re.compile(r" \(detected at line \d+\)$")
+
+
+def _error_tokens(tokens: list[tokenize.TokenInfo]) -> list[tokenize.TokenInfo]:
+    """Python 3.11's error tokens read as 3.12+ reads them: a quote that opens no string
+    is an unterminated string literal (3.12+ raises); blanks before a stray character
+    are spacing, not a token (3.12+ gives the character alone, as an operator)."""
+    kept = []
+    for tok in tokens:
+        if tok.type == tokenize.ERRORTOKEN:
+            if tok.string[:1] in ("'", '"'):
+                raise _NotPython("unterminated string literal", tok.start[0])
+            if not tok.string.strip():
+                continue
+        kept.append(tok)
+    return kept
 
 
 def _in_multiline_string(tokens: list[tokenize.TokenInfo], line: int) -> bool:
@@ -225,7 +254,41 @@ def _in_multiline_string(tokens: list[tokenize.TokenInfo], line: int) -> bool:
 
 
 _IGNORED = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER}
-_FSTRING_MIDDLE = getattr(tokenize, "FSTRING_MIDDLE", None)  # Python 3.12+
+# Python 3.12+ (PEP 701): an f-string is FSTRING_START ... FSTRING_END.
+_FSTRING_START = getattr(tokenize, "FSTRING_START", None)
+_FSTRING_END = getattr(tokenize, "FSTRING_END", None)
+
+
+def _join_fstrings(tokens: list[tokenize.TokenInfo], code: str) -> list[tokenize.TokenInfo]:
+    """``tokens`` with each outermost FSTRING_START ... FSTRING_END run replaced by
+    one STRING token holding the f-string's source text (as Python 3.11 reads it)."""
+    if _FSTRING_START is None:
+        return tokens
+    lines = code.splitlines(keepends=True)
+
+    def text(start: tuple[int, int], end: tuple[int, int]) -> str:
+        (row_a, col_a), (row_b, col_b) = start, end
+        if row_a == row_b:
+            return lines[row_a - 1][col_a:col_b]
+        return (lines[row_a - 1][col_a:] + "".join(lines[row_a: row_b - 1])
+                + lines[row_b - 1][:col_b])
+
+    joined: list[tokenize.TokenInfo] = []
+    depth, first = 0, None
+    for tok in tokens:
+        if tok.type == _FSTRING_START:
+            if depth == 0:
+                first = tok
+            depth += 1
+        elif tok.type == _FSTRING_END and depth:
+            depth -= 1
+            if depth == 0:
+                assert first is not None
+                joined.append(tokenize.TokenInfo(tokenize.STRING, text(first.start, tok.end),
+                                                 first.start, tok.end, first.line))
+        elif depth == 0:
+            joined.append(tok)
+    return joined
 _STRING_START = re.compile(r"^([A-Za-z]*)('''|\"\"\"|'|\")")
 
 
@@ -239,8 +302,6 @@ def _token_item(tok: tokenize.TokenInfo) -> _Item | None:
         return _Item(("dedent",), "end of block", line)
     if tok.type == tokenize.INDENT:
         return _Item(("indent", tok.string), "indentation", line)
-    if _FSTRING_MIDDLE is not None and tok.type == _FSTRING_MIDDLE:
-        return None
     if tok.type == tokenize.STRING:
         match = _STRING_START.match(tok.string)
         if match is None:  # cannot happen for a STRING token; compare as is

@@ -12,7 +12,7 @@ Nothing runs while a message is parsed here: docutils' directive and role lookup
 answered (:func:`recording`) by recorders that note each name, argument and option and
 build nothing but the directive's nested content. The same lookup, with a table that
 refuses every directive, is what the site build puts around a translated fragment
-(:func:`no_directives`, used by :mod:`jaxko.site.gate`). The lookups are redirected
+(:func:`no_directives`, used by :mod:`jaxko.site.ext.gate`). The lookups are redirected
 with Sphinx's public dispatcher (``sphinx.util.docutils.CustomReSTDispatcher``, the one
 Sphinx puts around every document for its domains), never by rewriting docutils'
 tables; the reST inliner is a subclass of docutils' ``Inliner`` (:func:`_inliner_class`).

@@ -28,7 +28,8 @@ Two steps, the same on both sides of the search:
   This extension alone owns Kiwi: the build driver (:mod:`jaxko.site.build`,
   :mod:`jaxko.site.watch`) only sets the config values read here.
 * ``static/jaxko-search-escape.js`` (in language_data.js, after the stemmer) escapes
-  the section titles of the index as it loads: searchtools.js shows titles as HTML.
+  the section titles of the index as it loads where searchtools.js shows titles as
+  HTML (Sphinx 8.2; Sphinx 9 escapes them itself: :func:`index_titles_are_text`).
 * ``static/jaxko-search.js`` (search.html only) replaces the result excerpts of
   searchtools.js, which looked for those keys, marks and all, in the page text and so
   showed no excerpt for most Korean results: it finds the query's words (keys without
@@ -229,6 +230,41 @@ JS_STEMMER = _js_stemmer()
 # searchtools.js and searchindex.js: result titles are shown as text (see the file).
 JS_ESCAPE_TITLES = (Path(__file__).parent / "static" / "jaxko-search-escape.js").read_text(
     encoding="utf-8")
+
+# What Sphinx 9's searchtools.js does where it shows a result's title (sphinx-doc/sphinx
+# #13356): it escapes the title, and the index holds document titles as plain text.
+SEARCHTOOLS_ESCAPES = "innerHTML = _escapeHTML(title)"
+
+
+@functools.lru_cache(maxsize=1)
+def index_titles_are_text() -> bool:
+    """Whether this Sphinx shows search result titles as text by itself.
+
+    Sphinx 8.2 stores document titles in searchindex.js as HTML and section titles as
+    plain text, and its searchtools.js shows both with ``innerHTML``: a translated
+    heading ``<img onerror=…>`` would run, so :data:`JS_ESCAPE_TITLES` escapes the
+    section titles as the index loads. Sphinx 9 stores both as plain text and escapes
+    them where it shows them; escaping them again would show ``&lt;`` to the reader. The
+    answer is read from the searchtools.js the build ships (Sphinx's basic theme): when
+    it does not visibly escape titles, the site escapes them itself (the safe side).
+    A query matches a section title by its characters as the index holds them: on
+    Sphinx 8.2 a title with ``<``, ``>`` or ``&`` is found by the escaped form of those
+    characters (``&lt;``), on 9.x by the characters themselves; every other query gives
+    the same results on both.
+    """
+    searchtools = resources.files("sphinx") / "themes" / "basic" / "static" / "searchtools.js"
+    try:
+        return SEARCHTOOLS_ESCAPES in searchtools.read_text(encoding="utf-8")
+    except OSError:
+        return False
+
+
+def language_js() -> str:
+    """What the Korean search language writes into language_data.js: the stemmer, and
+    the title escape where this Sphinx's searchtools.js needs it."""
+    if index_titles_are_text():
+        return JS_STEMMER
+    return JS_STEMMER + "\n" + JS_ESCAPE_TITLES
 
 
 KIWI_OPTIONS = {"load_typo_dict": False, "load_multi_dict": False}
@@ -454,7 +490,7 @@ class SearchKorean(SearchLanguage):
 
     lang = "ko"
     language_name = "Korean"
-    js_stemmer_code = JS_STEMMER + "\n" + JS_ESCAPE_TITLES
+    js_stemmer_code = language_js()
     # The browser skips these query words too, so "배열 및 함수" still finds pages.
     stopwords = frozenset(SearchEnglish.stopwords) | KOREAN_STOPWORDS
 
@@ -575,13 +611,19 @@ def title_renderings(path: Path) -> dict[str, list[str]]:
     return out
 
 
-def scorer_code(renderings: dict[str, list[str]]) -> str:
-    """The scorer script (static/jaxko-scorer.js) with the glossary's renderings."""
+def scorer_code(renderings: dict[str, list[str]], titles_are_text: bool | None = None) -> str:
+    """The scorer script (static/jaxko-scorer.js) with the glossary's renderings.
+
+    ``titles_are_text``: whether searchindex.js holds document titles as plain text
+    (Sphinx 9) rather than HTML (8.2); :func:`index_titles_are_text` when None."""
+    if titles_are_text is None:
+        titles_are_text = index_titles_are_text()
     template = (Path(__file__).parent / "static" / SCORER).read_text(encoding="utf-8")
     data = json.dumps(renderings, ensure_ascii=False, sort_keys=True)
     # JSON inside a script: no "</script>" or line separators can end or break it.
     data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return template.replace("/*JAXKO_RENDERINGS*/{}", data)
+    return (template.replace("/*JAXKO_RENDERINGS*/{}", data)
+            .replace("/*JAXKO_TITLES_ARE_TEXT*/false", json.dumps(bool(titles_are_text))))
 
 
 def _install_scorer(app, config) -> None:

@@ -6,16 +6,19 @@
 // through the concept they name: vmap -> automatic vectorization -> 자동 벡터화). A page
 // named after the query (pallas/index, notebooks/shard_map) ranks above one that
 // only mentions it in its title; then the shorter title, as Sphinx ranks titles.
-// The query is the search page's ?q=; titles are compared as text (tags removed).
+// The query is the search page's ?q=; titles are compared as text (tags removed where
+// the index holds them as HTML: Sphinx 8.2; Sphinx 9 holds plain text).
 var JaxkoTitleRank = (() => {
   const RENDERINGS = /*JAXKO_RENDERINGS*/{};
+  const TITLES_ARE_TEXT = /*JAXKO_TITLES_ARE_TEXT*/false;
   const WORD = /[\p{L}\p{N}_]/u;
   const LATIN = /[A-Za-z0-9_]/;
   let cache = { index: null, query: null, boosts: null };
 
-  const normal = (text) => text.replace(/<[^>]*>/g, "").replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'")
-    .toLowerCase().replace(/\s+/g, " ").trim();
+  const squeeze = (text) => text.toLowerCase().replace(/\s+/g, " ").trim();
+  const normal = (text) => squeeze(text.replace(/<[^>]*>/g, "").replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'"));
+  const titleText = TITLES_ARE_TEXT ? squeeze : normal;
 
   // `needle` in `title` with no word character before it and no Latin one after it
   // (a Korean particle may follow).
@@ -49,7 +52,7 @@ var JaxkoTitleRank = (() => {
     if (!q) return boosts;
     const renderings = (RENDERINGS[q] || []).map(normal);
     index.docnames.forEach((docname, i) => {
-      const title = normal(index.titles[i] || "");
+      const title = titleText(index.titles[i] || "");
       if (!title) return;
       let level = 0, matched = "";
       if (title === q || named(docname) === q.replace(/[-\s]/g, "_")) {

@@ -54,10 +54,11 @@
     const query = new URLSearchParams(window.location.search).get("q") || "";
     const stemmer = typeof Stemmer === "undefined" ? null : new Stemmer();
     const words = typeof splitQuery === "function" ? splitQuery(query) : query.split(/\s+/);
-    const skip = typeof stopwords === "undefined" ? [] : stopwords;
+    // language_data.js's stopwords: an array in Sphinx 8.2, a Set in Sphinx 9
+    const skip = new Set(typeof stopwords === "undefined" ? [] : stopwords);
     words.forEach((word) => {
       const lower = word.toLowerCase();
-      if (!lower || skip.indexOf(lower) !== -1) return;
+      if (!lower || skip.has(lower)) return;
       add(lower);
       if (stemmer) add(stemmer.stemWord(lower));
     });
