@@ -404,3 +404,12 @@ def test_check_false_entry_accepts_its_renderings():
     recorded = Glossary((Term("correspond", "대응", variants=("해당",), check=False),))
     report = build_report(found, recorded, catalogs=2)
     assert report.drift == [] and report.violations == [] and report.left_out == []
+
+    # A third wording on one message: a violation of an enforced entry only; a recorded
+    # (`check: false`) entry says which renderings are right, not that one must be used.
+    third = found + [_aligned("c.po", 1, "correspond", "상응")]
+    assert build_report(third, recorded, catalogs=3).violations == []
+    enforced = Glossary((Term("correspond", "대응", variants=("해당",)),))
+    assert [(r.term, [v.key for v in r.variants])
+            for r in build_report(third, enforced, catalogs=3).violations] == \
+        [("correspond", ["상응"])]
