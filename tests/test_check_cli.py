@@ -192,3 +192,25 @@ def test_no_prefilter_gives_the_same_report(capsys):
     assert main(["check", *args, "--no-prefilter"]) == 1
     assert capsys.readouterr().out == screened
     assert '"findings": [' in screened
+
+
+def test_check_false_entry_is_not_looked_for_where_its_rendering_is_absent(tmp_path, capsys):
+    """A general word recorded with `check: false` raises no glossary.missing; the same
+    entry without the key is reported on the same message."""
+    catalog = write(tmp_path / "catalogs", "a.po", (
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        '#: guide.md:3\nmsgid "Each row of the table corresponds to one device."\n'
+        'msgstr "표의 각 행은 장치 하나를 나타냅니다."\n'))
+    entry = ("terms:\n  - en: correspond\n    ko: 대응\n    variants: [해당]\n"
+             "    forms: [corresponds, corresponding]\n    pos: verb\n")
+    checked = write(tmp_path, "checked.yaml", entry)
+    unchecked = write(tmp_path, "unchecked.yaml", entry + "    check: false\n")
+    args = ["--select", "glossary.missing", "--format", "json", "--no-cache", str(catalog)]
+
+    assert main(["check", "--glossary", str(checked), "--fail-on", "warning", *args]) == 1
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["rule"], f["severity"]) for f in found] == [("glossary.missing", "warning")]
+    assert "`대응` or `해당`" in found[0]["message"]
+
+    assert main(["check", "--glossary", str(unchecked), "--fail-on", "warning", *args]) == 0
+    assert json.loads(capsys.readouterr().out)["findings"] == []

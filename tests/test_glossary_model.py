@@ -70,6 +70,9 @@ def test_valid_glossary_has_no_problems():
     ("terms:\n  - en: array\n    ko: 배열\n    forms: [배열들]\n", 4, "is not English"),
     ("terms:\n  - en: array\n    ko: 배열\n    variants: [배열]\n", 4, "repeated in `variants`"),
     ("terms:\n  - array\n", 2, "must be a mapping"),
+    ("terms:\n  - en: array\n    ko: 배열\n    check: maybe\n", 4, "`check` must be true or false"),
+    ("terms:\n  - en: array\n    ko: 배열\n    check: false\n    forbidden: [어레이]\n", 5,
+     "has `check: false` (not checked) but `forbidden`"),
 ])
 def test_each_problem_is_reported_at_its_line(text, line, fragment):
     found = problems_of(text)
@@ -147,3 +150,22 @@ def test_project_glossary_is_valid():
     assert path.is_file(), path  # the project ships its glossary: a missing one is a fault
     assert glossary.validate(path) == []
     assert len(glossary.load(path)) >= 150
+
+
+def test_check_false_records_the_renderings_but_leaves_the_term_out_of_the_checked_glossary():
+    loaded, problems = glossary.parse(textwrap.dedent("""\
+        terms:
+          - en: correspond
+            ko: 대응
+            variants: [해당]
+            check: false
+            note: 둘 다 씁니다.
+          - en: array
+            ko: 배열
+    """), "g.yaml")
+    assert problems == []
+    correspond, array = loaded.terms
+    assert (correspond.check, correspond.renderings, array.check) == (False, ("대응", "해당"), True)
+    assert [t.en for t in loaded.checked.terms] == ["array"]
+    everything = glossary.from_terms([array])
+    assert everything.checked is everything  # nothing to leave out: the same glossary

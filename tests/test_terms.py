@@ -388,3 +388,28 @@ def test_help():
     assert proc.returncode == 0
     for option in ("--format", "--suggest", "--glossary", "--min-messages", "--all-words"):
         assert option in proc.stdout
+
+
+def test_check_false_entry_accepts_its_renderings():
+    """An entry recorded with `check: false` (a general word: correspond) is accepted as
+    the glossary's renderings: no drift, no violation; without the entry, drift."""
+    from jaxko.glossary import Glossary, Term
+    from jaxko.workflow.terms import build_report
+
+    found = [_aligned("a.po", n, "correspond", "대응") for n in (1, 2)] + \
+        [_aligned("b.po", n, "correspond", "해당") for n in (1, 2)]
+    drift = build_report(found, None, catalogs=2, all_words=True).drift
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in drift] == \
+        [("correspond", ["대응", "해당"])]
+    recorded = Glossary((Term("correspond", "대응", variants=("해당",), check=False),))
+    report = build_report(found, recorded, catalogs=2)
+    assert report.drift == [] and report.violations == [] and report.left_out == []
+
+    # A third wording on one message: a violation of an enforced entry only; a recorded
+    # (`check: false`) entry says which renderings are right, not that one must be used.
+    third = found + [_aligned("c.po", 1, "correspond", "상응")]
+    assert build_report(third, recorded, catalogs=3).violations == []
+    enforced = Glossary((Term("correspond", "대응", variants=("해당",)),))
+    assert [(r.term, [v.key for v in r.variants])
+            for r in build_report(third, enforced, catalogs=3).violations] == \
+        [("correspond", ["상응"])]

@@ -251,3 +251,16 @@ def test_sort_refuses_a_broken_glossary_and_a_lossy_result(tmp_path, capsys, mon
 
 def test_project_glossary_is_sorted():
     assert run_jaxko("glossary", "sort", "--check").returncode == 0
+
+
+def test_export_json_keeps_check_false(tmp_path, capsys):
+    """A recorded-only entry (`check: false`) says so in the JSON export; a checked one
+    has no `check` key."""
+    path = tmp_path / "ko.yaml"
+    path.write_text("terms:\n  - en: correspond\n    ko: 대응\n    variants: [해당]\n"
+                    "    check: false\n  - en: array\n    ko: 배열\n", encoding="utf-8")
+    assert main(["glossary", "export", "--format", "json", "--glossary", str(path)]) == 0
+    terms = json.loads(capsys.readouterr().out)["terms"]
+    assert terms[0] == {"en": "correspond", "ko": "대응", "variants": ["해당"], "keep": False,
+                        "check": False}
+    assert "check" not in terms[1]

@@ -49,7 +49,7 @@ yaml = _Lazy("yaml")
 ENTRY_KEYS: Mapping[str, type] = {
     "en": str, "ko": str, "variants": list, "forbidden": list, "keep": bool,
     "reading": str, "case_sensitive": bool, "forms": list, "note": str, "pos": str,
-    "sources": str, "senses": list,
+    "sources": str, "senses": list, "check": bool,
 }
 TOP_LEVEL_KEYS = ("terms",)
 PARTS_OF_SPEECH = ("noun", "verb", "adjective", "adverb", "phrase", "name")
@@ -74,6 +74,9 @@ class Term:
     sources: str | None = None
     line: int = 0
     senses: tuple[str, ...] = ()   # English cue words: the term is meant only where one occurs
+    # False: a recorded decision only. `jaxko terms` accepts the renderings; `jaxko check`
+    # does not look for the term (a general word: correspond, evaluate).
+    check: bool = True
 
     @property
     def renderings(self) -> tuple[str, ...]:
@@ -87,6 +90,13 @@ class Glossary:
 
     terms: tuple[Term, ...] = ()
     path: str | None = None
+
+    @property
+    def checked(self) -> "Glossary":
+        """The terms ``jaxko check`` looks for: all but the ``check: false`` entries."""
+        if all(term.check for term in self.terms):
+            return self
+        return Glossary(terms=tuple(t for t in self.terms if t.check), path=self.path)
 
     @property
     def readings(self) -> dict[str, str]:
@@ -332,6 +342,12 @@ def _parse_entry(node: yaml.Node, problem) -> Term | None:
             problem(item_line, f"`{item}` is both forbidden and accepted for `{en}`; "
                     "remove it from one list")
             ok = False
+    if values.get("check") is False:
+        for key in ("keep", "forbidden"):
+            if values.get(key):
+                problem(lines[key], f"term `{en}` has `check: false` (not checked) but `{key}`, "
+                        "which only `jaxko check` enforces; remove one")
+                ok = False
     if values.get("ko") in values.get("variants", ()):
         problem(lines["variants"], f"the agreed rendering `{values['ko']}` is repeated in `variants`")
         ok = False
@@ -343,6 +359,7 @@ def _parse_entry(node: yaml.Node, problem) -> Term | None:
         reading=values.get("reading"), case_sensitive=bool(values.get("case_sensitive", False)),
         forms=values.get("forms", ()), note=values.get("note"), pos=values.get("pos"),
         sources=values.get("sources"), line=start, senses=values.get("senses", ()),
+        check=values.get("check", True),
     )
 
 

@@ -23,7 +23,7 @@ class Context:
 
     @cached_property
     def matcher(self) -> TermMatcher:
-        return TermMatcher(self.glossary)
+        return TermMatcher(self.glossary.checked)  # `check: false` entries: not looked for
 
     @cached_property
     def readings(self) -> dict[str, str]:

@@ -583,7 +583,10 @@ def export_json(terms: glossary.Glossary) -> str:
                 "forbidden": list(t.forbidden), "keep": t.keep, "reading": t.reading,
                 "case_sensitive": t.case_sensitive, "forms": list(t.forms), "pos": t.pos,
                 "note": t.note}
-        out.append({k: v for k, v in item.items() if v not in (None, [], False) or k == "keep"})
+        item = {k: v for k, v in item.items() if v not in (None, [], False) or k == "keep"}
+        if not t.check:
+            item["check"] = False
+        out.append(item)
     return json.dumps({"source_language": "en", "target_language": "ko", "terms": out},
                       ensure_ascii=False, indent=2) + "\n"
 

@@ -559,6 +559,12 @@ class Entries(NamedTuple):
         kos = list(dict.fromkeys(t.ko for t in self.terms if t.ko and not t.keep))
         return " / ".join(kos) or None
 
+    @property
+    def checked(self) -> bool:
+        """Whether one entry is enforced; entries all ``check: false`` only record which
+        renderings are right, so a message rendering the word another way is no violation."""
+        return any(t.check for t in self.terms)
+
     def meant(self, msgid_words: set[str]) -> bool:
         """Whether the msgid means one of the entries: an entry without ``senses`` always
         does; one with them only where one of its cue words occurs."""
@@ -616,7 +622,7 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
             if (term, rendering.key) in seen:
                 continue
             seen.add((term, rendering.key))
-            if accepted and rendering.key not in accepted:
+            if accepted and entries.checked and rendering.key not in accepted:
                 if compact is None:
                     compact = item.pair.msgstr.replace(" ", "").lower()
                 if not any(a in compact for a in accepted):
