@@ -214,3 +214,21 @@ def test_check_false_entry_is_not_looked_for_where_its_rendering_is_absent(tmp_p
 
     assert main(["check", "--glossary", str(unchecked), "--fail-on", "warning", *args]) == 0
     assert json.loads(capsys.readouterr().out)["findings"] == []
+
+
+def test_particle_after_a_check_false_rendering_is_still_checked(tmp_path, capsys):
+    """`check: false` stops looking for the term, not knowing its rendering as a word:
+    명세을 is still a wrong particle; 명세를 is clean."""
+    glossary = write(tmp_path, "g.yaml", "terms:\n  - en: spec\n    ko: 명세\n"
+                     "    variants: [사양]\n    check: false\n")
+
+    def findings(msgstr: str) -> list[str]:
+        catalog = write(tmp_path / "catalogs", "a.po", (
+            'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+            f'#: guide.md:3\nmsgid "Write the input spec first."\nmsgstr "{msgstr}"\n'))
+        main(["check", "--glossary", str(glossary), "--select", "particle.agreement",
+              "--format", "json", "--no-cache", str(catalog)])
+        return [f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]]
+
+    assert findings("먼저 입력 명세을 씁니다.") == ["particle.agreement"]
+    assert findings("먼저 입력 명세를 씁니다.") == []

@@ -99,6 +99,12 @@ class Glossary:
         return Glossary(terms=tuple(t for t in self.terms if t.check), path=self.path)
 
     @property
+    def recorded(self) -> "Glossary":
+        """The ``check: false`` entries: not looked for, but their renderings are known
+        Korean words (a particle after 명세 is still checked)."""
+        return Glossary(terms=tuple(t for t in self.terms if not t.check), path=self.path)
+
+    @property
     def readings(self) -> dict[str, str]:
         """Hangul readings of Latin terms, keyed as written and in lower case."""
         out: dict[str, str] = {}

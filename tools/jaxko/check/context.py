@@ -26,6 +26,11 @@ class Context:
         return TermMatcher(self.glossary.checked)  # `check: false` entries: not looked for
 
     @cached_property
+    def recorded_matcher(self) -> TermMatcher:
+        """The renderings of the ``check: false`` entries, for the particle rule."""
+        return TermMatcher(self.glossary.recorded)
+
+    @cached_property
     def readings(self) -> dict[str, str]:
         return self.glossary.readings
 

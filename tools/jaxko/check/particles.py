@@ -136,8 +136,10 @@ def particle_agreement(message: Message, context: Context):
             yield hit
     analysis = analyse(message, context)
     masked = analysis.msgstr_masked
-    # 2. Glossary renderings: 합성곱를, 파일으로.
-    for match in analysis.korean_matches:
+    # 2. Glossary renderings: 합성곱를, 파일으로 (those of `check: false` entries too: 명세을).
+    recorded = context.recorded_matcher
+    extra = recorded.korean_matches(masked) if recorded.terms else []
+    for match in [*analysis.korean_matches, *extra]:
         word = matched_text(match)
         if match.end() in seen:
             continue

@@ -340,6 +340,7 @@ def run(options: Options) -> Result:
     reused = len(results)
     if tasks:
         checker.context.matcher  # compile once, before forking  # noqa: B018
+        checker.context.recorded_matcher  # noqa: B018
     # What exists before the run (the compiled glossary, the modules) is frozen: the
     # cyclic collector does not walk it again and again, and forked workers do not copy
     # its pages by touching them. The collector stays on for what the run makes: the
