@@ -413,3 +413,33 @@ def test_check_false_entry_accepts_its_renderings():
     assert [(r.term, [v.key for v in r.variants])
             for r in build_report(third, enforced, catalogs=3).violations] == \
         [("correspond", ["상응"])]
+
+
+def test_word_inside_a_longer_glossary_term_is_that_term():
+    """condition in "race condition" (경쟁 상태) is the glossary's phrase, not a word
+    rendered 상태 against 조건 elsewhere; where no glossary phrase holds it, it drifts."""
+    from jaxko.glossary import Glossary, Term
+    from jaxko.workflow.terms import build_report
+
+    race = [_aligned("a.po", n, "race condition", "경쟁 상태") for n in (1, 2)]
+    plain = [_aligned("b.po", n, "condition", "조건") for n in (1, 2)]
+    glossary = Glossary((Term("race condition", "경쟁 상태"), Term("condition", "조건")))
+    assert build_report(race + plain, glossary, catalogs=2).drift == []
+    without = Glossary((Term("condition", "조건"),))
+    found = build_report(race + plain, without, catalogs=2).drift
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
+        [("condition", ["상태", "조건"])]
+
+
+def test_rendering_without_a_korean_letter_is_no_rendering():
+    """The English kept in the msgstr (float for floating) or a name the aligner linked
+    (MNIST for specify) is no second rendering; a Korean one still drifts."""
+    from jaxko.workflow.terms import build_report
+
+    korean = [_aligned("a.po", n, "specify", "지정") for n in (1, 2)]
+    latin = [_aligned("b.po", n, "specify", "MNIST") for n in (1, 2)]
+    assert build_report(korean + latin, None, catalogs=2, all_words=True).drift == []
+    other = [_aligned("c.po", n, "specify", "명시") for n in (1, 2)]
+    found = build_report(korean + latin + other, None, catalogs=3, all_words=True).drift
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
+        [("specify", ["명시", "지정"])]

@@ -532,7 +532,10 @@ def is_general(term: str) -> bool:
 
 def _is_copy(rendering: Rendering, term: str) -> bool:
     """The English kept as it is (JAX for jax), alone or with a word next to it
-    (TPU용, 이후 JAX for tpu, jax): not a rendering."""
+    (TPU용, 이후 JAX for tpu, jax), or any rendering without a Korean letter (float for
+    floating, a name such as MNIST the aligner linked): not a rendering."""
+    if not any(korean.is_hangul_syllable(ch) for ch in rendering.key):
+        return True
     if rendering.key.isascii() and rendering.key.lower().replace("-", "") == \
             term.replace(" ", "").replace("-", ""):
         return True
@@ -605,7 +608,15 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
         place = f"{_shown_path(item.pair.catalog)}:{item.pair.line}"
         compact = None
         msgid_words = None
-        for term, positions in term_occurrences(item):
+        occurrences = list(term_occurrences(item))
+        # Words of a longer glossary term are that term here (condition in race
+        # condition, implicit in implicit function), not a term of their own.
+        longer = [positions for term, positions in occurrences
+                  if len(positions) > 1 and term in index]
+        for term, positions in occurrences:
+            if any(len(span) > len(positions) and positions[0] in span
+                   and positions[-1] in span for span in longer):
+                continue
             entries = index.get(term)
             if entries is not None and all(t.senses for t in entries.terms):
                 # The glossary's senses only.
