@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, run_jaxko, write_newer
-from jaxko.site import speedups
+from jaxko.site.ext import speedups
 from jaxko.site.build import catalog_locations
 
 SITE = FIXTURES / "site"
