@@ -25,16 +25,21 @@ def git(locale, *args: str, user: str = "역자") -> None:
                    check=True, capture_output=True)
 
 
-@pytest.fixture
-def repo(project):
-    """The project's locale as a git repository, its translations committed by 역자."""
-    locale = project["locale"]
+def commit_translations(locale) -> None:
+    """Make ``locale`` a git repository whose translations 역자 committed (tag ``base``),
+    with 역자 as the configured identity."""
     subprocess.run(["git", "init", "-q", str(locale)], check=True)
     git(locale, "config", "user.name", "역자")
     git(locale, "config", "user.email", "역자@example.com")
     git(locale, "add", "-A")
     git(locale, "commit", "-qm", "translate")
     git(locale, "tag", "base")
+
+
+@pytest.fixture
+def repo(project):
+    """The project's locale as a git repository, its translations committed by 역자."""
+    commit_translations(project["locale"])
     return project
 
 

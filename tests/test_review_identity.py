@@ -12,7 +12,7 @@ import pytest
 from jaxko.cli import main
 from jaxko.errors import UserError
 from jaxko.workflow import review, review_serve
-from test_review_audit import voided
+from test_review_audit import commit_translations, voided
 from test_workflow_review import key_of, project  # noqa: F401  (project: the fixture)
 
 
@@ -25,12 +25,7 @@ def repo(project):
     """The locale as a git repository committed by 역자; the work tree now belongs to a
     maintainer (the identity the issue met: approvals accepted, then refused in CI)."""
     locale = project["locale"]
-    subprocess.run(["git", "init", "-q", str(locale)], check=True)
-    git(locale, "config", "user.name", "역자")
-    git(locale, "config", "user.email", "역자@example.com")
-    git(locale, "add", "-A")
-    git(locale, "commit", "-qm", "translate")
-    git(locale, "tag", "base")
+    commit_translations(locale)
     git(locale, "config", "user.name", "maintainers")
     git(locale, "config", "user.email", "maintainers@users.noreply.github.com")
     return project
