@@ -706,7 +706,6 @@ def _copy_script(app, exc) -> None:
 
 
 def setup(app):
-
     app.add_config_value("jaxko_korean_search", True, "html", types=[bool])
     app.add_config_value("jaxko_search_morphology", True, "html", types=[bool])
     # "env": another glossary file re-reads the pages (the glossary page depends on
