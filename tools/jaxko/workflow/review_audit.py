@@ -251,12 +251,15 @@ def _reviewed_by_translator(root: Path, revision: str, doc: Document, path: Path
         return []
     spans = review.message_spans(doc.catalog)
     blame = None
+    current = None   # the work tree's blame of the catalog, read once for every record
     found = []
     for record in fresh:
         span = spans.get(record.key)
         if span is None:
             continue
-        translators = review.translators_of(doc.catalog, span, assigned)
+        if current is None:
+            current = review.blame_lines(doc.catalog.parent, doc.catalog.name) or {}
+        translators = review.translators_of(doc.catalog, span, assigned, current)
         if blame is None:
             blame = _Blame.of(root, revision, doc.catalog)
         written = blame.authors(*span)     # who wrote the message's lines since `revision`
