@@ -24,7 +24,7 @@ import pytest
 from jaxko.site import build as site_build
 from jaxko.site.ext.search import (JS_ESCAPE_TITLES, JS_STEMMER, SEARCHTOOLS_ESCAPES,
                                index_titles_are_text)
-from test_site_browser import CHROMIUM, CHROMIUM_ARGS, serve
+from test_site_browser import CHROMIUM, browser, serve  # noqa: F401  (browser: the fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -69,17 +69,6 @@ def site(tmp_path_factory):
     result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
                               locale_dir=tmp / "locale")
     yield from serve(result.outdir)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                      args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def _rewrite(old: str, new: str):
