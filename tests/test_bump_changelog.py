@@ -17,8 +17,9 @@ from pathlib import Path
 import polib
 import pytest
 
-from conftest import FIXTURES, ROOT, run_jaxko
+from conftest import FIXTURES, run_jaxko
 from jaxko.workflow import tmforms
+from test_bump import _project
 
 
 # ------------------------------------------------------------------ forms, one by one
@@ -171,16 +172,6 @@ def _release(base: Path, name: str, changelog: str) -> Path:
                      encoding="utf-8")
     (tree / "CHANGELOG.md").write_text(changelog, encoding="utf-8")
     return tree
-
-
-def _project(tmp: Path) -> Path:
-    root = tmp / "project"
-    root.mkdir()
-    (root / "conf.py").symlink_to(ROOT / "conf.py")
-    (root / "upstream.toml").write_text(
-        '[upstream]\nrepository = "https://github.com/jax-ml/jax"\ntag = "fixture-1"\n'
-        'commit = "0"\ncontent_hash = ""\n', encoding="utf-8")
-    return root
 
 
 @pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
