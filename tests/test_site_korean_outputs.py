@@ -26,10 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _outputs(page: Path) -> list[str]:
-    html = page.read_text(encoding="utf-8")
-    blocks = re.findall(r'<div class="cell_output docutils container">(.*?)</div>\s*</div>',
-                        html, re.S)
-    return [" ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", b)).split()) for b in blocks]
+    return _outputs_text(page.read_text(encoding="utf-8"))
 
 
 def _site(project: Path, docs: Path, name: str, progress: bool = False) -> site_build.SiteResult:
@@ -113,3 +110,70 @@ def test_html_of_the_korean_run_is_sanitized_before_the_page_shows_it():
     html = data["text/html"]
     assert "<th>코어</th>" in html and "<table>" in html
     assert "onerror" not in html and "javascript:" not in html and "style" not in html
+
+
+TEXT_NOTEBOOK = """---
+jupytext:
+  text_representation:
+    format_name: myst
+kernelspec:
+  name: python3
+  display_name: Python 3
+  language: python
+---
+# Page
+
+```{code-cell}
+print("hello")
+```
+"""
+
+TEXT_NOTEBOOK_CONF = """
+import sys
+sys.path.insert(0, {tools!r})
+extensions = ["myst_nb", "jaxko.site.ext.korean_outputs"]
+nb_execution_mode = "off"
+jaxko_executed_notebooks_dir = {executed!r}
+"""
+
+
+def _text_notebook_site(tmp: Path) -> tuple[str, list[str]]:
+    """A MyST text notebook built (in this process, so READER_TESTED can be planted)
+    beside an executed Korean copy that printed 안녕; its page and the warnings."""
+    from sphinx.cmd.build import build_main
+
+    docs, executed = tmp / "docs", tmp / "executed"
+    docs.mkdir(parents=True)
+    executed.mkdir()
+    (docs / "index.md").write_text(TEXT_NOTEBOOK, encoding="utf-8")
+    ran = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('print("hello")', outputs=[
+        nbformat.v4.new_output("stream", name="stdout", text="안녕\n")])])
+    nbformat.write(ran, str(executed / "index.ipynb"))
+    (docs / "conf.py").write_text(TEXT_NOTEBOOK_CONF.format(
+        tools=str(REPO / "tools"), executed=str(executed)), encoding="utf-8")
+    warnings = tmp / "warnings.txt"
+    assert build_main(["-q", "-E", "-b", "html", "-w", str(warnings), "-d", str(tmp / "doctrees"),
+                       str(docs), str(tmp / "html")]) == 0
+    return (tmp / "html" / "index.html").read_text(encoding="utf-8"), \
+        warnings.read_text(encoding="utf-8").splitlines()
+
+
+def test_a_text_notebook_shows_the_korean_run_and_an_untested_myst_nb_shows_none(
+        tmp_path, monkeypatch):
+    """The reader swap (jaxko.site.ext.speedups.ipynb_reader, MyST-NB's private
+    ``env.mystnb_config``) runs on the MyST-NB series it was tested with only: on another
+    the page keeps its stored outputs (none, for a text notebook) and says why once."""
+    from jaxko.site.ext import speedups
+
+    page, warnings = _text_notebook_site(tmp_path / "tested")
+    assert "안녕" in " ".join(_outputs_text(page)) and warnings == []
+    monkeypatch.setitem(speedups.READER_TESTED, "myst-nb", ((0, 1), (0, 1)))
+    page, warnings = _text_notebook_site(tmp_path / "untested")
+    assert "안녕" not in page and 'print("hello")' in html_lib.unescape(re.sub(r"<[^>]+>", "", page))
+    assert len(warnings) == 1 and "READER_TESTED" in warnings[0], warnings
+
+
+def _outputs_text(html: str) -> list[str]:
+    blocks = re.findall(r'<div class="cell_output docutils container">(.*?)</div>\s*</div>',
+                        html, re.S)
+    return [" ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", b)).split()) for b in blocks]

@@ -31,15 +31,11 @@ PRIVATE = re.compile(
     r"|[\"']_jaxko_\w*[\"']"  # an attribute of ours named for getattr/setattr on app or env
     r"|\b(?:docutils_)?(?:directives\.directive|roles\.role)\s*(?:,[^=\n]*)?=(?!=)")
 
-# Outside speedups, still: each awaits a public API or a decision (issue #40's list).
+# Outside speedups, still: each awaits a public API or a decision (none left).
 # Attributes of our own set on Sphinx's app/env (``app._jaxko_*``, or through
 # ``setattr(app, "_jaxko_...")``) count as private too: they belong in a documented
 # place (config values, the env's own data) or in the extension's own module.
-KNOWN = {
-    # env.mystnb_config swapped while a Korean text notebook is read: no public API
-    # chooses one document's reader (docs/upstream-patches.md), and it changes pages
-    "site/ext/korean_outputs.py": 2,
-}
+KNOWN: dict[str, int] = {}
 
 
 def private_uses() -> dict[str, list[str]]:

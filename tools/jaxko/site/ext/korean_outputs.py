@@ -23,7 +23,7 @@ does, so a page read before its notebook ran (or ran again) is read again once i
 
 from __future__ import annotations
 
-import dataclasses
+from importlib import metadata
 from pathlib import Path
 
 import nbformat
@@ -33,10 +33,10 @@ from sphinx.util import logging
 
 from jaxko.site.ext.i18n import TranslatedMessageParser, is_translated_fragment
 from jaxko.notebooks.build import code_cells, stale
+from jaxko.site.ext import speedups
 from jaxko.site.ext.gate import clean_html
 
 logger = logging.getLogger(__name__)
-STANDARD_READER = "myst_nb.core.read.standard_nb_read"
 # The environment's set of pages that show stored outputs although their notebook has a
 # Korean run: a run of other code (its translation changed since), so one is due. The
 # page's banner says so (jaxko.site.ext.status).
@@ -137,13 +137,15 @@ class KoreanOutputsParser(TranslatedMessageParser):
         if path.endswith(".ipynb"):
             return super().parse(text, document)
         # A MyST text notebook, now with outputs: read back as .ipynb for this page only.
-        config = env.mystnb_config
-        formats = {**config.custom_formats, Path(path).suffix: (STANDARD_READER, {}, False)}
-        env.mystnb_config = dataclasses.replace(config, custom_formats=formats)
-        try:
-            return super().parse(text, document)
-        finally:
-            env.mystnb_config = config
+        with speedups.ipynb_reader(env, Path(path).suffix) as reads_ipynb:
+            if reads_ipynb:
+                return super().parse(text, document)
+        logger.warning("MyST-NB %s was not tested with jaxko.site.ext.speedups.ipynb_reader "
+                       "(READER_TESTED): the page keeps its stored outputs",
+                       metadata.version("myst-nb"), location=env.docname, type="jaxko",
+                       subtype="outputs", once=True)
+        _due(env).add(env.docname)
+        return super().parse(inputstring, document)
 
 
 def _purge(app, env, docname: str) -> None:

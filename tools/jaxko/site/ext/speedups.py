@@ -1,11 +1,21 @@
-"""Build-speed shims that reach into private internals of Sphinx, MyST-Parser and
-docutils, in one guarded extension (``"jaxko.site.ext.speedups"`` in conf.py).
+"""Every use of a private internal of the docs toolchain, in one guarded extension
+(``"jaxko.site.ext.speedups"`` in conf.py): the build-speed shims, and the one shim a
+page needs (:func:`ipynb_reader`).
 
-Everything here changes how fast a site builds, never what it builds: with
-``-D jaxko_speedups=0``, or on versions it was not tested with, the pages are Sphinx's
-own, byte for byte (``tests/test_site_speedups.py`` compares whole sites). Each shim
-names the upstream code it replaces; ``docs/upstream-patches.md`` drafts the upstream
-reports that would make it unnecessary.
+The build-speed shims change how fast a site builds, never what it builds: with
+``-D jaxko_speedups=0``, or on versions they were not tested with, the pages are
+Sphinx's own, byte for byte (``tests/test_site_speedups.py`` compares whole sites).
+Each shim names the upstream code it replaces; ``docs/upstream-patches.md`` drafts the
+upstream reports that would make it unnecessary.
+
+**A Korean text notebook's outputs.** :func:`ipynb_reader` has MyST-NB read one
+document as ``.ipynb`` JSON although its file is a MyST text notebook (``.md``):
+``jaxko.site.ext.korean_outputs`` hands MyST-NB the page's notebook with the Korean
+run's outputs merged in. MyST-NB chooses a reader from the file's suffix and the
+build-wide ``env.mystnb_config`` only, so the shim swaps that attribute for the one
+parse. It changes pages, so ``jaxko_speedups`` does not turn it off; its own guard
+(:data:`READER_TESTED`) does, on a MyST-NB it was not tested with: it then yields
+``False`` and changes nothing, and the caller keeps the page's stored outputs.
 
 :data:`TESTED` lists the versions each shim was tested with. On any other version the
 extension installs nothing and warns once (``jaxko.speedups``), so a new Sphinx, MyST
@@ -76,9 +86,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import functools
 import logging
 import weakref
+from collections.abc import Iterator
 from importlib import metadata
 
 from docutils import nodes
@@ -104,19 +116,46 @@ TESTED: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
 }
 
 
+# The MyST-NB series :func:`ipynb_reader` was tested with (``env.mystnb_config``, an
+# ``NbParserConfig`` with ``custom_formats``), apart from the speed shims' guard: it
+# needs neither Sphinx's nor MyST-Parser's internals.
+READER_TESTED: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
+    "myst-nb": ((1, 3), (1, 4)),
+}
+STANDARD_READER = "myst_nb.core.read.standard_nb_read"
+
+
 def _series(version: str) -> tuple[int, int]:
     parts = [int("".join(ch for ch in part if ch.isdigit()) or 0) for part in version.split(".")[:2]]
     return (parts + [0, 0])[0], (parts + [0, 0])[1]
 
 
-def untested() -> list[str]:
-    """The installed distributions outside :data:`TESTED` (``name version``)."""
+def untested(tested=None) -> list[str]:
+    """The installed distributions outside *tested* (default :data:`TESTED`), as
+    ``name version``."""
     found = []
-    for name, (first, last) in TESTED.items():
+    for name, (first, last) in (TESTED if tested is None else tested).items():
         version = metadata.version(name)
         if not first <= _series(version) <= last:
             found.append(f"{name} {version}")
     return found
+
+
+@contextlib.contextmanager
+def ipynb_reader(env, suffix: str) -> Iterator[bool]:
+    """While the body runs, MyST-NB reads a document whose file ends in *suffix* as
+    ``.ipynb`` JSON; yields whether it does (``False``, nothing changed, on a MyST-NB
+    outside :data:`READER_TESTED`). The build-wide configuration is back afterwards."""
+    if untested(READER_TESTED):
+        yield False
+        return
+    config = env.mystnb_config
+    formats = {**config.custom_formats, suffix: (STANDARD_READER, {}, False)}
+    env.mystnb_config = dataclasses.replace(config, custom_formats=formats)
+    try:
+        yield True
+    finally:
+        env.mystnb_config = config
 
 
 @functools.lru_cache(maxsize=8)
