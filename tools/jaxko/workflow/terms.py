@@ -27,7 +27,9 @@ The report (:class:`Report`):
   messages, where neither contains the other (미분 inside 자동 미분 is a partial
   alignment, not a second word); renderings the glossary accepts (``ko`` and
   ``variants`` of every entry for the term: register is 등록 and 레지스터) are one
-  rendering. A single word common in general English (:func:`is_general`: set, work,
+  rendering. A message whose Korean holds the main rendering (the glossary's, else the
+  most used) counts for no other rendering: the aligner linked a neighbour there. A
+  single word common in general English (:func:`is_general`: set, work,
   time) that the glossary lacks and no drifting phrase holds is *left out* (``left_out``)
   unless ``all_words``: such a line is mostly one word with two senses;
 * **spacing**: one rendering written with different spacing, each on at least
@@ -601,11 +603,13 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
     per_term: dict[str, dict[str, Variant]] = defaultdict(dict)
     wrong: dict[str, dict[str, Variant]] = defaultdict(dict)
     term_messages: Counter = Counter()
+    korean_at: dict[str, str] = {}  # place -> its Korean, spaces removed, lowercase
     accepted_keys = {key: entries.accepted for key, entries in index.items()
                      if entries.accepted}
     for item in analysed:
         seen: set = set()
         place = f"{_shown_path(item.pair.catalog)}:{item.pair.line}"
+        korean_at[place] = item.pair.msgstr.replace(" ", "").lower()
         compact = None
         msgid_words = None
         occurrences = list(term_occurrences(item))
@@ -678,9 +682,9 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
             else:
                 clusters.append([variant])
         if len(clusters) >= 2:
-            heads = [_merge(cluster) for cluster in clusters]
-            heads.sort(key=lambda v: (-v.count, v.key))
-            drift.append(TermReport(term, term_messages[term], heads, glossary_rendering))
+            heads = _evidence(clusters, korean_at, min_messages)
+            if len(heads) >= 2:
+                drift.append(TermReport(term, term_messages[term], heads, glossary_rendering))
         # Violations: the glossary's rendering absent, another word aligned.
         if term in wrong:
             others = sorted(wrong[term].values(), key=lambda v: (-v.count, v.key))
@@ -706,6 +710,32 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
     violations.sort(key=lambda r: (-sum(v.count for v in r.variants), r.term))
     candidates.sort(key=lambda r: (-r.messages, r.term))
     return Report(catalogs, len(analysed), drift, spacing, violations, candidates, left_out)
+
+
+def _evidence(clusters: list[list[Variant]], korean_at: dict[str, str],
+              min_messages: int) -> list[Variant]:
+    """The renderings of one term that drift, most used first, each with the messages
+    that show it as another rendering.
+
+    The main rendering is the glossary's (its accepted renderings), else the most used
+    one. A message whose Korean holds the main rendering does not show another: the
+    aligner linked a neighbour of the term there (데코레이터를 정의: *define* linked to
+    데코레이터 while 정의 is in the sentence). Another rendering left with fewer than
+    ``min_messages`` messages is no drift."""
+    heads = [(cluster, _merge(cluster)) for cluster in clusters]
+    main_cluster, main = next(((c, h) for c, h in heads if h.accepted),
+                              min(heads, key=lambda pair: (-pair[1].count, pair[1].key)))
+    main_keys = {v.key for v in main_cluster if v.accepted} or {main.key}
+    kept = [main]
+    for cluster, head in heads:
+        if cluster is main_cluster:
+            continue
+        head.places = [place for place in head.places
+                       if not any(key in korean_at[place] for key in main_keys)]
+        if head.count >= min_messages:
+            kept.append(head)
+    kept.sort(key=lambda v: (-v.count, v.key))
+    return kept
 
 
 def _add(variants: dict[str, Variant], rendering: Rendering, place: str) -> None:

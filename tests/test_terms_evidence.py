@@ -1,0 +1,26 @@
+"""jaxko terms: a message that holds the term's main rendering is no evidence of another.
+
+The report's rule on fixed alignments (no aligner run): where the aligner links *define*
+to 데코레이터 in 데코레이터를 정의합니다, 정의 is in the sentence and nothing drifts."""
+
+from __future__ import annotations
+
+from test_terms import _aligned
+
+
+def test_a_message_holding_the_main_rendering_shows_no_other():
+    from jaxko.workflow.terms import build_report
+
+    main = [_aligned("a.po", n, "define", "정의") for n in (1, 2, 3)]
+    # the aligner's slip: define linked to 데코레이터, while 정의 is in the message
+    slips = [_aligned("b.po", n, "define x", "데코레이터 정의", {(0, 0), (1, 1)}) for n in (1, 2)]
+    assert build_report(main + slips, None, catalogs=2, all_words=True).drift == []
+    # planted: the other word alone, where 정의 is absent, is drift
+    other = [_aligned("c.po", n, "define", "선언") for n in (1, 2)]
+    found = build_report(main + slips + other, None, catalogs=3, all_words=True).drift
+    assert [(r.term, [(v.key, v.places) for v in r.variants]) for r in found] == [
+        ("define", [("정의", ["a.po:1", "a.po:2", "a.po:3"]),
+                    ("선언", ["c.po:1", "c.po:2"])])]
+    # one message of evidence left is under --min-messages 2: no drift
+    mixed = other[:1] + [_aligned("d.po", 1, "define", "선언 정의")]
+    assert build_report(main + mixed, None, catalogs=3, all_words=True).drift == []
