@@ -24,3 +24,18 @@ def test_a_message_holding_the_main_rendering_shows_no_other():
     # one message of evidence left is under --min-messages 2: no drift
     mixed = other[:1] + [_aligned("d.po", 1, "define", "선언 정의")]
     assert build_report(main + mixed, None, catalogs=3, all_words=True).drift == []
+
+
+def test_a_rendering_holding_the_glossary_rendering_is_that_rendering():
+    from jaxko.glossary import Glossary, Term
+    from jaxko.workflow.terms import build_report
+
+    glossary = Glossary((Term("recompute", "재계산"),))
+    before = [_aligned("a.po", n, "recompute x", "그때그때 재계산", {(0, 0), (0, 1)}) for n in (1, 2)]
+    after = [_aligned("b.po", n, "recompute x", "재계산 사이", {(0, 0), (0, 1)}) for n in (1, 2)]
+    assert build_report(before + after, glossary, catalogs=2).drift == []
+    # planted: a rendering without 재계산 still drifts from them
+    other = [_aligned("c.po", n, "recompute", "다시 계산", {(0, 0), (0, 1)}) for n in (1, 2)]
+    found = build_report(before + after + other, glossary, catalogs=3).drift
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
+        [("recompute", ["그때그때재계산", "다시계산"])]

@@ -652,7 +652,9 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
         accepted = accepted_keys.get(term, frozenset())
         ordered = sorted(variants.values(), key=lambda v: (-v.count, v.key))
         for variant in ordered:
-            variant.accepted = variant.key in accepted
+            # One that holds an accepted rendering is it with a word beside it (그때그때
+            # 재계산 for recompute, glossary 재계산).
+            variant.accepted = any(key in variant.key for key in accepted)
         glossary_rendering = entry.shown if entry is not None else None
         # Spacing: one key written two ways, each on min_messages messages.
         for variant in ordered:
