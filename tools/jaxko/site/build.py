@@ -4,7 +4,7 @@
 and ``locale/`` (Sphinx compiles each changed ``.po`` into a ``.mo`` itself). Notebook
 outputs come from real execution through MyST-NB's cache (``JAXKO_EXECUTE=cache``,
 cache under ``_build/jupyter_cache``): a rebuild with unchanged code executes nothing,
-and the notebooks in ``scope.EXECUTION_EXCLUDES`` keep their stored outputs.
+and the notebooks of ``scope.myst_nb_execution_excludes()`` keep their stored outputs.
 ``execute=False`` executes nothing (fast; ``jaxko site watch``, development and tests).
 
 For the Korean site, execution is ``jaxko notebooks verify``'s: it runs the Korean
