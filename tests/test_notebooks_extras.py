@@ -215,3 +215,16 @@ def test_every_declaration_names_a_built_notebook(declared, shared_upstream):
     found = [s.rel for s in sources.find_notebooks(shared_upstream / "docs")]
     for entry in declared:
         assert any(scope.matches(rel, entry.pattern) for rel in found), entry.pattern
+
+
+def test_site_banner_names_the_known_error_cells():
+    """A page whose Korean run passed with known upstream errors says so, naming the
+    cells (the run's record as `jaxko site build` writes it); a clean pass does not."""
+    from jaxko.site.ext import status
+
+    _state, clean = status.run_text({"status": "passed", "mode": "native", "known_errors": []})
+    assert clean == "실행 확인: 한국어 노트북의 모든 코드 셀이 CPU에서 실행되었습니다."
+    _state, line = status.run_text({"status": "cached", "mode": "native",
+                                    "known_errors": [23, 69]})
+    assert line.startswith(clean + " 다만 셀 2개(23, 69번째 셀)는 원문 코드가 지금의 라이브러리에서 "
+                                   "내는 오류를 그대로 냅니다")

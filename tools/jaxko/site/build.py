@@ -417,7 +417,8 @@ def write_notebook_runs(report, path: Path) -> Path:
     """docname -> how verify ran its Korean notebook, for the pages' banners
     (:func:`jaxko.site.ext.status.run_text`)."""
     runs = {str(Path(r.notebook).with_suffix("")): {
-        "status": r.status, "mode": r.mode, "platform": report.platform, "error": r.error}
+        "status": r.status, "mode": r.mode, "platform": report.platform, "error": r.error,
+        "known_errors": [row["cell"] for row in r.known_errors or ()]}
         for r in report.results}
     write_text_atomic(path, json.dumps(runs, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     return path
