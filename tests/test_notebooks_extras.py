@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from xml.etree import ElementTree
 
 import nbformat
 import pytest
@@ -144,6 +145,12 @@ def test_extras_and_known_upstream_errors(tmp_path, monkeypatch):
     assert data["passed_with_known_errors"] == 1
     [shown] = [r for r in data["results"] if r["notebook"] == "known_ok.ipynb"]
     assert shown["known_errors"][0]["cell"] == 2 and shown["status"] == "passed"
+    verify.write_junit(report, tmp_path / "junit.xml")
+    junit = ElementTree.parse(tmp_path / "junit.xml").getroot()
+    case = next(c for c in junit.iter("testcase") if c.get("name") == "known_ok.ipynb")
+    properties = {p.get("name"): p.get("value") for p in case.iter("property")}
+    assert properties["known-upstream-errors"] == \
+        "1 known upstream error (scope.KNOWN_ERRORS): cell 2 OverflowError"
 
     # Nothing changed: cached, still with its known errors.
     _, again = _verify(docs, only=["known_ok"])
