@@ -34,6 +34,7 @@ KNOWN = (
     # Planted faults: the cell raises another exception, or none.
     scope.KnownError("known_other.*", "cell-2", "KeyError", "planted: raises ValueError"),
     scope.KnownError("known_gone.*", "cell-2", "KeyError", "planted: raises nothing"),
+    scope.KnownError("known_unrun.*", "cell-2", "KeyError", "planted: never runs"),
 )
 NOTEBOOKS = {
     "needs_absent": [f"import {ABSENT}"],
@@ -41,11 +42,13 @@ NOTEBOOKS = {
                  "print('after the known error')"],
     "known_other": ["print('start')", "raise ValueError('another one')", "print('after')"],
     "known_gone": ["print('start')", "x = {}.get('k')", "print('after')"],
+    "known_unrun": ["print('start')", ("raise KeyError('k')", ["skip-execution"])],
 }
 
 
-def _docs(root: Path, notebooks: dict[str, list[str]], name_ids=None) -> Path:
-    """Upstream notebooks (name -> code cells, ids cell-1, cell-2, ...); returns docs/."""
+def _docs(root: Path, notebooks: dict[str, list], name_ids=None) -> Path:
+    """Upstream notebooks (name -> code cells: a source, or (source, tags); ids cell-1,
+    cell-2, ...); returns docs/."""
     docs = root / "docs"
     docs.mkdir(parents=True)
     (docs / "index.rst").write_text("Extras\n======\n", encoding="utf-8")
@@ -54,7 +57,10 @@ def _docs(root: Path, notebooks: dict[str, list[str]], name_ids=None) -> Path:
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                            "language": "python"}
         for number, source in enumerate(cells, start=1):
+            source, tags = source if isinstance(source, tuple) else (source, [])
             cell = nbformat.v4.new_code_cell(source)
+            if tags:
+                cell.metadata["tags"] = tags
             cell.id = (name_ids or {}).get(number, f"cell-{number}")
             notebook.cells.append(cell)
         path = docs / f"{name}.ipynb"
@@ -136,6 +142,11 @@ def test_extras_and_known_upstream_errors(tmp_path, monkeypatch):
     assert (gone.status, gone.cell) == ("failed", 2)
     assert gone.error.startswith("known upstream error no longer raised: KeyError was "
                                  "declared for this cell; remove it from KNOWN_ERRORS")
+    # A declared cell the run skipped (skip-execution) checked nothing: no pass either.
+    unrun = results["known_unrun.ipynb"]
+    assert (unrun.status, unrun.cell) == ("failed", 2)
+    assert unrun.error == ("known upstream error not checked: the cell did not run, KeyError "
+                           "was declared for it")
     # The reports say the pass had known errors, naming the cells; never a clean pass.
     table = verify.format_table(report)
     row = next(line for line in table.splitlines() if line.startswith("known_ok.ipynb"))

@@ -691,11 +691,13 @@ def _as_built(target: Path, job: _Job) -> str:
     return nbformat.writes(executed)
 
 
-def _known_outcome(executed: Path, known) -> tuple[tuple[int, str] | None, list[dict]]:
+def _known_outcome(executed: Path, known, finished: bool
+                   ) -> tuple[tuple[int, str] | None, list[dict]]:
     """How the known-error cells ran: the first that broke its declaration (another
     exception, or none where one is declared), as (cell, error), or None; and the
-    declared errors raised, as report.json lists them. A cell that never ran (the
-    notebook stopped earlier) breaks nothing."""
+    declared errors raised, as report.json lists them. A cell that never ran breaks
+    nothing when the notebook stopped earlier (``finished`` False), and its declaration
+    when the notebook ran to its end (a ``skip-execution`` cell: nothing was checked)."""
     try:
         notebook = nbformat.read(str(executed), as_version=4, capture_validation_error={})
     except Exception:
@@ -708,6 +710,9 @@ def _known_outcome(executed: Path, known) -> tuple[tuple[int, str] | None, list[
         cell = notebook.cells[index - 1]
         if cell.get("execution_count") is None and \
                 "shell.execute_reply" not in cell.get("metadata", {}).get("execution", {}):
+            if finished:
+                problems.append((index, f"known upstream error not checked: the cell did not "
+                                        f"run, {entry.exception} was declared for it"))
             continue
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         if not errors:
@@ -878,12 +883,13 @@ def _result(job: _Job, executed: Path, event: dict | None,
                                                    "rerun with --workers 1)",
                               exemption=exemption, interpretation=how)
     seconds = float(event.get("seconds", 0.0))
-    problem, raised = _known_outcome(executed, job.known) if job.known else (None, [])
-    if event.get("outcome") == "passed" and problem is None:
+    finished = event.get("outcome") == "passed"
+    problem, raised = _known_outcome(executed, job.known, finished) if job.known else (None, [])
+    if finished and problem is None:
         return NotebookResult(rel, "passed", seconds, executed=True, exemption=exemption,
                               interpretation=how, known_errors=raised if job.known else None,
                               requirements=job.requirements)
-    cell, error = _failure(executed) if event.get("outcome") != "passed" else (None, "")
+    cell, error = _failure(executed) if not finished else (None, "")
     if problem and (cell is None or problem[0] <= cell):
         cell, error = problem  # the earliest: a later failure may follow from it
     return NotebookResult(rel, "failed", seconds, cell, error or event.get("summary", ""),
