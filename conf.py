@@ -141,7 +141,7 @@ nb_execution_cache_path = str(ROOT / "_build" / "jupyter_cache")
 nb_execution_allow_errors = False
 nb_execution_raise_on_error = True
 nb_execution_timeout = 600
-nb_execution_excludepatterns = [pattern for pattern, _reason in scope.EXECUTION_EXCLUDES]
+nb_execution_excludepatterns = scope.myst_nb_execution_excludes()
 # A notebook whose support files (scope.SUPPORT_FILES, e.g. ffi/) the staged tree lacks
 # cannot run; it keeps its stored outputs, as `jaxko notebooks verify` skips it.
 nb_execution_excludepatterns += [

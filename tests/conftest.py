@@ -25,7 +25,7 @@ INTEGRATION = frozenset({
     "test_catalogs", "test_lossless", "test_notebooks_build", "test_notebooks_interpret",
     "test_notebooks_verify", "test_pipeline", "test_review_browser", "test_upstream",
     "test_workflow_review", "test_sphinx_missing_deps", "test_sphinx_toc_parents",
-    "test_terms", "test_notebooks_sandbox", "test_notebooks_landlock",
+    "test_terms", "test_notebooks_sandbox", "test_notebooks_landlock", "test_notebooks_extras",
 })
 
 

@@ -185,7 +185,10 @@ def run_list(args) -> int:
     rows = [{"notebook": s.rel, "format": s.kind,
              "executed": scope.execution_excluded(s.rel) is None,
              "interpreted": scope.interpretation(s.rel) is not None,
-             "reason": scope.execution_excluded(s.rel) or ""} for s in found]
+             "reason": scope.execution_excluded(s.rel) or "",
+             "requires": list(getattr(scope.requirement(s.rel), "modules", ())),
+             "known_errors": [entry.as_dict() for entry in scope.known_errors(s.rel)]}
+            for s in found]
     if args.format == "json":
         print(json.dumps(rows, ensure_ascii=False))
         return 0
@@ -194,6 +197,10 @@ def run_list(args) -> int:
         state = "executed" if r["executed"] else \
             "executed in interpret mode on CPU (Pallas's interpreter)" if r["interpreted"] \
             else f"skipped: {r['reason']}"
+        if r["executed"] and r["requires"]:
+            state += f" when the kernel's Python imports {', '.join(r['requires'])} (notebook-extras)"
+        if r["executed"] and r["known_errors"]:
+            state += f"; {len(r['known_errors'])} known upstream error(s) declared"
         print(f"{r['notebook'].ljust(width)}  {r['format']:5}  {state}")
     executed = sum(r["executed"] for r in rows)
     interpreted = sum(r["interpreted"] and not r["executed"] for r in rows)

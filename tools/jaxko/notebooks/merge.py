@@ -71,7 +71,8 @@ def merge(reports: Sequence[Path], root: Path | None = None):
                                           row.get("cell"), row.get("error") or "",
                                           bool(row.get("executed")), row.get("key") or "",
                                           row.get("sandbox_exemption"),
-                                          row.get("interpretation"), row.get("sandbox"))
+                                          row.get("interpretation"), row.get("sandbox"),
+                                          row.get("known_errors"), row.get("requirements"))
     missing = [rel for rel in universe if rel not in results]
     if missing:
         raise UserError(f"{len(missing)} notebook(s) in no shard report: {', '.join(missing[:5])}"

@@ -3,11 +3,16 @@
 For every notebook in scope the result is one of:
 
 * ``skipped``: excluded from execution (:data:`jaxko.scope.EXECUTION_EXCLUDES`, with
-  its reason), or a file it needs beside it is not in the staged upstream;
+  its reason), a file it needs beside it is not in the staged upstream, or the kernel's
+  Python cannot import a module it needs (:data:`jaxko.scope.REQUIREMENTS`: the reason
+  names the modules and how to install them);
 * ``failed``: not built, the static code check found a difference, or a cell raised
-  (a cell tagged ``raises-exception`` may raise) or timed out;
+  (a cell tagged ``raises-exception`` may raise) or timed out; a cell with a known
+  upstream error (:data:`jaxko.scope.KNOWN_ERRORS`) fails it by raising any other
+  exception, or by no longer raising the declared one;
 * ``cached``: passed before with the same code cells, environment and options;
-* ``passed``;
+* ``passed``: every cell ran; one with known upstream errors says so
+  (``known_errors``: the cells and their exceptions), never as a clean pass;
 * ``unchecked``: ran without error, but with ``--allow-unchecked-code``: its code was
   not compared with upstream, so nobody vouches for what it did (never "passed").
 
@@ -32,6 +37,7 @@ to ``_build/notebooks/executed/`` for inspection.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -80,6 +86,10 @@ class NotebookResult:
     exemption: dict | None = None  # its sandbox exemption (scope.SandboxExemption.as_dict)
     interpretation: dict | None = None  # how Pallas's interpreter ran it (scope.Interpretation)
     sandbox: str | None = None  # the protection its kernel put in force (run here)
+    # Of a pass: the declared upstream errors its cells raised ({"cell", "cell_id",
+    # "exception", "reason"}); None: it has none declared.
+    known_errors: list | None = None
+    requirements: dict | None = None  # the extra modules it needed: module -> version
 
     @property
     def mode(self) -> str | None:
@@ -99,7 +109,8 @@ class NotebookResult:
                 "seconds": round(self.seconds, 2), "cell": self.cell, "error": self.error,
                 "executed": self.executed, "key": self.key,
                 "sandbox_exemption": self.exemption, "interpretation": self.interpretation,
-                "sandbox": self.sandbox}
+                "sandbox": self.sandbox, "known_errors": self.known_errors,
+                "requirements": self.requirements}
 
 
 @dataclass
@@ -136,6 +147,8 @@ class VerifyReport:
             "sum_seconds": round(self.sum_seconds, 2),
             "slowest": slowest.as_dict() if slowest else None,
             "counts": {s: self.count(s) for s in STATUSES},
+            "passed_with_known_errors": sum(1 for r in self.results if r.known_errors
+                                            and r.status in ("passed", "cached")),
             "results": [r.as_dict() for r in self.results],
             **({"shard": self.shard} if self.shard else {}),
         }
@@ -154,6 +167,54 @@ def environment(platform: str) -> dict:
         except metadata.PackageNotFoundError:
             continue
     return env
+
+
+# Run by the kernel's Python with the kernel's environment: which of the modules in argv
+# it can import (found without importing them), and the distributions providing them.
+_PROBE = r"""
+import importlib.util, json, sys
+from importlib import metadata
+found, owners = {}, None
+for name in sys.argv[1:]:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        found[name] = None
+        continue
+    if owners is None:
+        owners = metadata.packages_distributions()
+    versions = []
+    for dist in sorted(set(owners.get(name, ()))):
+        try:
+            versions.append(dist + " " + metadata.version(dist))
+        except metadata.PackageNotFoundError:
+            pass
+    found[name] = ", ".join(versions) or "no version: " + str(spec.origin)
+print(json.dumps(found))
+"""
+
+
+def importable(modules: list[str], platform: str) -> dict[str, str | None]:
+    """module -> what provides it ("tensorflow-cpu 2.21.0"), or None when the kernel's
+    Python cannot import it: asked of this Python in the kernel's environment
+    (``PYTHONPATH`` included), in a process of its own; nothing is imported."""
+    if not modules:
+        return {}
+    with tempfile.TemporaryDirectory(prefix="jaxko-probe-") as tmp:
+        proc = subprocess.run([sys.executable, "-c", _PROBE, *modules], cwd=tmp,
+                              env=_kernel_env(platform, Path(tmp)), capture_output=True,
+                              text=True, timeout=300)
+    try:
+        found = json.loads(proc.stdout)
+        if proc.returncode != 0 or not isinstance(found, dict):
+            raise ValueError
+    except ValueError:
+        last = ([line for line in proc.stderr.splitlines() if line.strip()] or ["no output"])[-1]
+        raise UserError("cannot ask the kernel's Python which extra modules it imports "
+                        f"({last.strip()[:200]}); check PYTHONPATH") from None
+    return {name: found.get(name) for name in modules}
 
 
 def resolve_workers(workers: str | int, jobs: int) -> int:
@@ -254,9 +315,12 @@ def cache_key(notebook: nbformat.NotebookNode, support: list[Path], env: dict,
     return digest.hexdigest()
 
 
-def _pass(key: str, seconds: float) -> dict:
-    return {"key": key, "seconds": round(seconds, 2),
-            "passed_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+def _pass(key: str, seconds: float, known_errors: list | None = None) -> dict:
+    recorded = {"key": key, "seconds": round(seconds, 2),
+                "passed_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    if known_errors:
+        recorded["known_errors"] = known_errors  # a cached pass shows them too
+    return recorded
 
 
 def record_passes(results: list[NotebookResult], root: Path | None = None) -> int:
@@ -267,7 +331,8 @@ def record_passes(results: list[NotebookResult], root: Path | None = None) -> in
     recorded = 0
     for result in results:
         if result.status in ("passed", "cached") and result.key:
-            cache["passes"][result.notebook] = _pass(result.key, result.seconds)
+            cache["passes"][result.notebook] = _pass(result.key, result.seconds,
+                                                     result.known_errors)
             cache["seconds"][result.notebook] = round(result.seconds, 2)
             recorded += 1
     if recorded:
@@ -287,6 +352,8 @@ class _Job:
     key: str
     exemption: scope.SandboxExemption | None = None
     interpretation: scope.Interpretation | None = None
+    known: tuple[scope.KnownError, ...] = ()
+    requirements: dict | None = None
 
 
 def static_differences(upstream: sources.ReadNotebook, korean: nbformat.NotebookNode
@@ -320,7 +387,9 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
            durations: Path | None = None,
            exemptions: tuple[scope.SandboxExemption, ...] = scope.SANDBOX_EXEMPTIONS,
            interpret: bool = True,
-           interpreted: tuple[scope.Interpretation, ...] = scope.INTERPRETED
+           interpreted: tuple[scope.Interpretation, ...] = scope.INTERPRETED,
+           requirements: tuple[scope.Requirement, ...] = scope.REQUIREMENTS,
+           known_errors: tuple[scope.KnownError, ...] = scope.KNOWN_ERRORS
            ) -> VerifyReport:
     """Verify the Korean notebooks; see the module docstring for the outcomes.
 
@@ -329,7 +398,9 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
     lists the whole scope so that `jaxko notebooks report merge` can check the shards.
     ``exemptions``: what upstream's own code may do in the sandbox (tests name their own).
     ``interpret``: on CPU, run the Pallas pages of ``interpreted`` in Pallas's interpreter
-    (interpret mode; False: they are skipped with their exclusion's reason)."""
+    (interpret mode; False: they are skipped with their exclusion's reason).
+    ``requirements``, ``known_errors``: the extra modules notebooks need and the upstream
+    errors their cells may raise (tests name their own)."""
     started = time.perf_counter()
     if platform not in PLATFORMS:
         raise UserError(f"--platform must be one of {', '.join(PLATFORMS)}")
@@ -365,6 +436,11 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
         options["unchecked_code"] = True  # never shares cached passes with checked runs
     cache_file = cache_path(root)
     cache = load_cache(cache_file)
+    needed = sorted({module for source in chosen
+                     if not scope.execution_excluded(source.rel)
+                     for module in getattr(scope.requirement(source.rel, requirements),
+                                           "modules", ())})
+    found = importable(needed, platform)
 
     results: dict[str, NotebookResult] = {}
     jobs: list[_Job] = []
@@ -397,6 +473,25 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
                 results[source.rel] = NotebookResult(source.rel, "failed", cell=cell,
                                                      error=message)
                 continue
+        need = scope.requirement(source.rel, requirements)
+        extras = None
+        if need:
+            missing = [module for module in need.modules if found.get(module) is None]
+            if missing:
+                results[source.rel] = NotebookResult(
+                    source.rel, "skipped",
+                    error=f"extra requirements: the kernel's Python cannot import "
+                          f"{', '.join(missing)}; install them: {need.install_hint}")
+                continue
+            extras = {module: found[module] for module in need.modules}
+        known = scope.known_errors(source.rel, known_errors)
+        absent = [entry.cell_id for entry in known if _cell_index(korean, entry.cell_id) is None]
+        if absent:
+            results[source.rel] = NotebookResult(
+                source.rel, "failed",
+                error=f"known upstream error declared for cell id {', '.join(absent)}, which "
+                      "the notebook lacks: update KNOWN_ERRORS in tools/jaxko/scope.py")
+            continue
         exemption = scope.sandbox_exemption(source.rel, exemptions)
         shown = exemption.as_dict() if exemption else None
         how = interpretation.as_dict() if interpretation else None
@@ -406,14 +501,21 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
             keyed["sandbox"] = sandbox.protection(True)
         if interpretation:  # an interpret-mode pass is no pass on the hardware, nor back
             keyed["interpret"] = how
+        if extras:  # another version of an extra is another run
+            keyed["requirements"] = extras
+        if known:
+            keyed["known_errors"] = [entry.as_dict() for entry in known]
         key = cache_key(korean, support, env_info, keyed)
         recorded = cache["passes"].get(source.rel)
         if not force and recorded and recorded.get("key") == key:
             results[source.rel] = NotebookResult(source.rel, "cached",
                                                  seconds=float(recorded.get("seconds", 0.0)),
-                                                 key=key, exemption=shown, interpretation=how)
+                                                 key=key, exemption=shown, interpretation=how,
+                                                 known_errors=recorded.get("known_errors")
+                                                 if known else None, requirements=extras)
             continue
-        jobs.append(_Job(source, korean_path, korean, support, key, exemption, interpretation))
+        jobs.append(_Job(source, korean_path, korean, support, key, exemption, interpretation,
+                         known, extras))
 
     count = 0
     executed_seconds = 0.0
@@ -434,7 +536,8 @@ def verify(*, srcdir: Path | None = None, notebooks_dir: Path | None = None,
             cache["seconds"][job.source.rel] = round(result.seconds, 2)
             if result.status == "passed":
                 result.key = job.key
-                cache["passes"][job.source.rel] = _pass(job.key, result.seconds)
+                cache["passes"][job.source.rel] = _pass(job.key, result.seconds,
+                                                        result.known_errors)
             else:
                 cache["passes"].pop(job.source.rel, None)
     stale = [rel for rel, r in results.items() if r.status == "failed" and rel in cache["passes"]]
@@ -478,7 +581,10 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
             slot = run_dir / "nb" / f"{number:02d}-{Path(job.source.docname).name}"
             target = slot / job.source.ipynb_rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(job.korean, target)
+            if job.known:  # the run's copy only: the download stays as built
+                nbformat.write(_allowing_known_errors(job.notebook, job.known), str(target))
+            else:
+                shutil.copyfile(job.korean, target)
             for support in job.support:
                 dest = target.parent / support.name
                 if support.is_dir():
@@ -529,8 +635,101 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
                 # inspection, so that the site never shows them as the page's.
                 dest = (interpreted_dir(root) if job.interpretation else executed_to) \
                     / job.source.ipynb_rel
-                write_text_atomic(dest, target.read_text(encoding="utf-8"))
+                write_text_atomic(dest, _as_built(target, job))
     return results
+
+
+_RAISES = "raises-exception"
+
+
+def _cell_index(notebook: nbformat.NotebookNode, cell_id: str) -> int | None:
+    """The cell (from 1) whose id is ``cell_id``: its ``id`` (format 4.5), or Colab's
+    ``metadata.id`` (upstream's format 4.0 notebooks keep their ids there)."""
+    for index, cell in enumerate(notebook.cells, start=1):
+        if cell_id in (cell.get("id"), cell.get("metadata", {}).get("id")):
+            return index
+    return None
+
+
+def _added_tags(notebook: nbformat.NotebookNode, known) -> list[int]:
+    """The cells (from 1) of the known errors that are not tagged raises-exception."""
+    indexes = [_cell_index(notebook, entry.cell_id) for entry in known]
+    return [index for index in indexes if index is not None
+            and _RAISES not in notebook.cells[index - 1].get("metadata", {}).get("tags", [])]
+
+
+def _allowing_known_errors(notebook: nbformat.NotebookNode, known) -> nbformat.NotebookNode:
+    """A copy of the notebook whose known-error cells are tagged raises-exception, so
+    that nbclient runs on past them; what they raised is judged afterwards
+    (:func:`_known_outcome`)."""
+    run = copy.deepcopy(notebook)
+    for index in _added_tags(notebook, known):
+        cell = run.cells[index - 1]
+        cell.metadata["tags"] = [*cell.metadata.get("tags", []), _RAISES]
+    return run
+
+
+def _as_built(target: Path, job: _Job) -> str:
+    """The executed notebook's text without the tags the run added (its cells and
+    metadata as built, with outputs)."""
+    text = target.read_text(encoding="utf-8")
+    added = _added_tags(job.notebook, job.known) if job.known else []
+    if not added:
+        return text
+    try:
+        executed = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+    except Exception:  # not a notebook (kernel died mid-write): kept as it is
+        return text
+    for index in added:
+        if index <= len(executed.cells):
+            cell = executed.cells[index - 1]
+            tags = [tag for tag in cell.metadata.get("tags", []) if tag != _RAISES]
+            if tags:
+                cell.metadata["tags"] = tags
+            else:
+                cell.metadata.pop("tags", None)
+    return nbformat.writes(executed)
+
+
+def _known_outcome(executed: Path, known, finished: bool
+                   ) -> tuple[tuple[int, str] | None, list[dict]]:
+    """How the known-error cells ran: the first that broke its declaration (another
+    exception, or none where one is declared), as (cell, error), or None; and the
+    declared errors raised, as report.json lists them. A cell that never ran breaks
+    nothing when the notebook stopped earlier (``finished`` False), and its declaration
+    when the notebook ran to its end (a ``skip-execution`` cell: nothing was checked)."""
+    try:
+        notebook = nbformat.read(str(executed), as_version=4, capture_validation_error={})
+    except Exception:
+        return None, []
+    problems, raised = [], []
+    for entry in known:
+        index = _cell_index(notebook, entry.cell_id)
+        if index is None:
+            continue
+        cell = notebook.cells[index - 1]
+        if cell.get("execution_count") is None and \
+                "shell.execute_reply" not in cell.get("metadata", {}).get("execution", {}):
+            if finished:
+                problems.append((index, f"known upstream error not checked: the cell did not "
+                                        f"run, {entry.exception} was declared for it"))
+            continue
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        if not errors:
+            problems.append((index, f"known upstream error no longer raised: {entry.exception} "
+                                    "was declared for this cell; remove it from KNOWN_ERRORS in "
+                                    "tools/jaxko/scope.py"))
+        elif errors[0].get("ename") != entry.exception:
+            error = errors[0]
+            problems.append((index, f"{error.get('ename', 'Error')}: "
+                                    f"{_last_line(error.get('evalue', ''))} (the known upstream "
+                                    f"error of this cell is {entry.exception}; any other "
+                                    "exception fails)"))
+        else:
+            raised.append({"cell": index, "cell_id": entry.cell_id,
+                           "exception": entry.exception, "reason": entry.reason})
+    raised.sort(key=lambda row: row["cell"])
+    return min(problems, default=None), raised
 
 
 def _held(result: NotebookResult, policy: sandbox.Policy) -> NotebookResult:
@@ -684,12 +883,18 @@ def _result(job: _Job, executed: Path, event: dict | None,
                                                    "rerun with --workers 1)",
                               exemption=exemption, interpretation=how)
     seconds = float(event.get("seconds", 0.0))
-    if event.get("outcome") == "passed":
+    finished = event.get("outcome") == "passed"
+    problem, raised = _known_outcome(executed, job.known, finished) if job.known else (None, [])
+    if finished and problem is None:
         return NotebookResult(rel, "passed", seconds, executed=True, exemption=exemption,
-                              interpretation=how)
-    cell, error = _failure(executed)
+                              interpretation=how, known_errors=raised if job.known else None,
+                              requirements=job.requirements)
+    cell, error = _failure(executed) if not finished else (None, "")
+    if problem and (cell is None or problem[0] <= cell):
+        cell, error = problem  # the earliest: a later failure may follow from it
     return NotebookResult(rel, "failed", seconds, cell, error or event.get("summary", ""),
-                          executed=True, exemption=exemption, interpretation=how)
+                          executed=True, exemption=exemption, interpretation=how,
+                          requirements=job.requirements)
 
 
 def _cell_of_count(executed: Path, count: int | None) -> int | None:
@@ -766,6 +971,8 @@ def write_junit(report: VerifyReport, path: Path) -> None:
             properties.append(("mode", result.mode))
         if result.interpretation:
             properties.append(("interpretation", _interpretation_text(result.interpretation)))
+        if result.known_errors:
+            properties.append(("known-upstream-errors", _known_text(result.known_errors)))
         if properties:
             element = ElementTree.SubElement(case, "properties")
             for name, value in properties:
@@ -788,6 +995,13 @@ def _interpretation_text(how: dict) -> str:
     return ", ".join(parts)
 
 
+def _known_text(known: list[dict]) -> str:
+    """One line on a pass's known upstream errors (table, JUnit XML)."""
+    cells = ", ".join(f"cell {row['cell']} {row['exception']}" for row in known)
+    return (f"{len(known)} known upstream error{'s' if len(known) != 1 else ''} "
+            f"(scope.KNOWN_ERRORS): {cells}")
+
+
 def write_json(report: VerifyReport, path: Path) -> None:
     write_text_atomic(path, json.dumps(report.as_dict(), ensure_ascii=False, indent=1) + "\n")
 
@@ -801,6 +1015,8 @@ def format_table(report: VerifyReport) -> str:
             note = "; ".join(filter(None, (r.error, f"sandbox exemption: {r.exemption['reason']}")))
         if r.interpretation and r.status != "skipped":
             note = "; ".join(filter(None, (note, _interpretation_text(r.interpretation))))
+        if r.known_errors and r.status != "failed":
+            note = "; ".join(filter(None, (_known_text(r.known_errors), note)))
         rows.append((r.notebook, r.shown_status, seconds, str(r.cell or ""), note))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = []
@@ -815,6 +1031,9 @@ def format_table(report: VerifyReport) -> str:
     interpreted = sum(1 for r in report.results if r.status in ("passed", "cached")
                       and r.mode == interpret_mode.MODE)
     interpreted = f" ({interpreted} of them in interpret mode)" if interpreted else ""
+    if data["passed_with_known_errors"]:
+        interpreted += (f" ({data['passed_with_known_errors']} with known upstream errors, "
+                        "not clean passes)")
     summary = (f"{len(report.results)} notebooks ({report.platform}): {counts['passed']} passed, "
                f"{counts['cached']} cached{interpreted}, {unchecked}{counts['failed']} failed, "
                f"{counts['skipped']} skipped; sandbox: {report.options.get('sandbox', 'none')}; "

@@ -4,7 +4,7 @@
 and ``locale/`` (Sphinx compiles each changed ``.po`` into a ``.mo`` itself). Notebook
 outputs come from real execution through MyST-NB's cache (``JAXKO_EXECUTE=cache``,
 cache under ``_build/jupyter_cache``): a rebuild with unchanged code executes nothing,
-and the notebooks in ``scope.EXECUTION_EXCLUDES`` keep their stored outputs.
+and the notebooks of ``scope.myst_nb_execution_excludes()`` keep their stored outputs.
 ``execute=False`` executes nothing (fast; ``jaxko site watch``, development and tests).
 
 For the Korean site, execution is ``jaxko notebooks verify``'s: it runs the Korean
@@ -417,7 +417,8 @@ def write_notebook_runs(report, path: Path) -> Path:
     """docname -> how verify ran its Korean notebook, for the pages' banners
     (:func:`jaxko.site.ext.status.run_text`)."""
     runs = {str(Path(r.notebook).with_suffix("")): {
-        "status": r.status, "mode": r.mode, "platform": report.platform, "error": r.error}
+        "status": r.status, "mode": r.mode, "platform": report.platform, "error": r.error,
+        "known_errors": [row["cell"] for row in r.known_errors or ()]}
         for r in report.results}
     write_text_atomic(path, json.dumps(runs, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     return path

@@ -91,8 +91,9 @@ def is_notebook_page(app, docname: str) -> bool:
 
 
 def notebook_runs(app) -> dict:
-    """docname -> {"status", "mode", "platform", "error"} of the last verify (the site
-    build writes them, :func:`jaxko.site.build.write_notebook_runs`); {} without one."""
+    """docname -> {"status", "mode", "platform", "error", "known_errors": cells} of the
+    last verify (the site build writes them, :func:`jaxko.site.build.write_notebook_runs`);
+    {} without one."""
     loaded = _LOADED.setdefault(app, {})
     if "runs" in loaded:
         return loaded["runs"]
@@ -117,6 +118,13 @@ def run_text(run: dict | None) -> tuple[str, str]:
         return "interpret", ("실행 확인: 인터프리트 모드로 통과. 한국어 노트북의 Pallas 커널을 "
                              "CPU에서 Pallas 인터프리터로 해석해 실행했습니다. TPU나 GPU 하드웨어에서 "
                              "실행한 결과가 아니므로, 아래 출력은 원문에 저장된 출력입니다.")
+    known = [cell for cell in run.get("known_errors") or () if isinstance(cell, int)]
+    if status in ("passed", "cached") and known:
+        cells = ", ".join(str(cell) for cell in known)
+        return "passed", (f"실행 확인: 한국어 노트북의 모든 코드 셀이 {where}에서 실행되었습니다. "
+                          f"다만 셀 {len(known)}개({cells}번째 셀)는 원문 코드가 지금의 라이브러리에서 "
+                          "내는 오류를 그대로 냅니다(영어 원문 노트북도 같습니다). 아래 그 셀의 출력은 "
+                          "그 오류입니다.")
     if status in ("passed", "cached"):
         return "passed", f"실행 확인: 한국어 노트북의 모든 코드 셀이 {where}에서 실행되었습니다."
     if status == "skipped":
