@@ -152,24 +152,37 @@ def test_the_shared_machine_builds_what_docutils_builds(text):
     assert shared == _docutils_own_parse(text), text
 
 
-@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
-def test_the_shared_machine_builds_what_docutils_builds_on_the_committed_catalogs():
+@pytest.fixture(scope="module")
+def committed_texts() -> dict[str, str]:
+    """Every msgid and msgstr of the committed and the fixture catalogs, each distinct
+    text once, with the first catalog that holds it (the sweeps below judge a text,
+    wherever it stands; the project repeats thousands of them across pages)."""
     from jaxko import catalogs as pofile
-    from jaxko.check.structure import parse_rst, recording
 
-    compared = 0
+    texts: dict[str, str] = {}
     for path in sorted((ROOT / "locale" / "ko").rglob("*.po")) + sorted(
             (ROOT / "tests" / "fixtures").rglob("*.po")):
         for entry in pofile.read(path):
             for text in (entry.msgid, entry.msgstr):
-                # A line over docutils' limit is refused by both, in other words.
-                if max(map(len, text.splitlines() or [""])) >= 10_000:
-                    continue
-                if text and ("\n" in text or ":" in text or "@" in text or "`" in text):
-                    with recording():
-                        shared = parse_rst(text).pformat()
-                    assert shared == _docutils_own_parse(text), (path, text)
-                    compared += 1
+                if text:
+                    texts.setdefault(text, str(path))
+    return texts
+
+
+@pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
+def test_the_shared_machine_builds_what_docutils_builds_on_the_committed_catalogs(committed_texts):
+    from jaxko.check.structure import parse_rst, recording
+
+    compared = 0
+    for text, path in committed_texts.items():
+        # A line over docutils' limit is refused by both, in other words.
+        if max(map(len, text.splitlines() or [""])) >= 10_000:
+            continue
+        if "\n" in text or ":" in text or "@" in text or "`" in text:
+            with recording():
+                shared = parse_rst(text).pformat()
+            assert shared == _docutils_own_parse(text), (path, text)
+            compared += 1
     assert compared > 100
 
 
@@ -198,18 +211,14 @@ def test_a_uri_search_skipped_where_one_could_match_is_caught(monkeypatch):
 
 
 @pytest.mark.integration  # a sweep: `make test` runs it, not test-fast
-def test_the_rest_prefilter_is_sound_on_the_committed_catalogs():
-    from jaxko import catalogs as pofile
+def test_the_rest_prefilter_is_sound_on_the_committed_catalogs(committed_texts):
     from jaxko.check.structure import structure
 
     spared = 0
-    for path in sorted((ROOT / "locale" / "ko").rglob("*.po")) + sorted(
-            (ROOT / "tests" / "fixtures").rglob("*.po")):
-        for entry in pofile.read(path):
-            for text in (entry.msgid, entry.msgstr):
-                if text and not may_have_parts(text, "rst"):
-                    spared += 1
-                    assert structure(text, "rst") == {}, (path, text)
+    for text, path in committed_texts.items():
+        if not may_have_parts(text, "rst"):
+            spared += 1
+            assert structure(text, "rst") == {}, (path, text)
     assert spared > 100
 
 

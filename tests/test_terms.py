@@ -4,14 +4,22 @@ alignment (real eflomal, real Kiwi) on small catalog trees written here.
 Each tree is two pages of short sentences built from a small vocabulary with fixed
 renderings, so the aligner has enough co-occurrence to learn from; the planted fault
 is one term rendered another way on some messages.
+
+The reports are read from `jaxko terms` run in this process (its Kiwi loaded once per
+worker), and the runs of the whole file share one analysis cache, which is keyed by
+the content analysed (messages and the words taught to Kiwi): a tree another test
+already analysed with the same glossary words is not aligned twice. The exit-2 and
+--help tests run the real command in a subprocess, where the process boundary is what
+they check.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -83,9 +91,40 @@ def write_glossary(path: Path, terms: dict[str, str]) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def _terms_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("terms-cache")
+
+
+@pytest.fixture(autouse=True)
+def _shared_terms_cache(_own_check_cache, _terms_cache, monkeypatch):
+    """One `jaxko terms` analysis cache for the file (after conftest gave each test its
+    own): text and JSON runs of one tree agree, and a tree is aligned once."""
+    monkeypatch.setenv("JAXKO_CACHE_DIR", str(_terms_cache))
+
+
+def jaxko_here(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`jaxko ARGS` run in this process (`jaxko.cli.main`), its exit code and output as
+    a subprocess's would be."""
+    from jaxko.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(cwd or Path.cwd()), contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # argparse's usage errors
+            code = exit_.code if isinstance(exit_.code, int) else 2
+    return subprocess.CompletedProcess(["jaxko", *args], code, out.getvalue(), err.getvalue())
+
+
 def terms(tree: Path, *args: str) -> subprocess.CompletedProcess:
-    """`jaxko terms TREE`; the runs of one test share its analysis through the test's
-    own cache folder (conftest sets JAXKO_CACHE_DIR), so text and JSON agree."""
+    """`jaxko terms TREE` in this process; see the module docstring for the cache."""
+    return jaxko_here("terms", str(tree), *args, cwd=tree)
+
+
+def terms_process(tree: Path, *args: str) -> subprocess.CompletedProcess:
+    """`jaxko terms TREE` as a user runs it: a subprocess (exit codes and stderr)."""
     return run_jaxko("terms", str(tree), *args, cwd=tree)
 
 
@@ -188,7 +227,7 @@ def test_entries_with_one_english_term_accept_each_others_renderings(tmp_path):
     both = ("terms:\n  - en: checkpoint\n    ko: 체크포인트\n    pos: noun\n"
             "  - en: checkpoint\n    ko: 검사점\n    pos: verb\n    senses: [restore]\n")
     glossary.write_text(both, encoding="utf-8")
-    assert run_jaxko("glossary", "validate", str(glossary)).returncode == 0
+    assert jaxko_here("glossary", "validate", str(glossary)).returncode == 0
     data = report(tree, "--glossary", str(glossary))
     assert drift_of(data, "checkpoint") is None and data["violations"] == [], data
 
@@ -313,13 +352,13 @@ def test_suggest_writes_entries_that_glossary_validate_accepts(tmp_path, glossar
     assert re.match(r"jaxko terms: 체크포인트 in 1[0-6] of 1[0-6] messages(?: \(also [^)]*\))?$",
                     entries["checkpoint"]["note"])
     assert "device" not in entries  # already in the glossary
-    valid = run_jaxko("glossary", "validate", str(suggested))
+    valid = jaxko_here("glossary", "validate", str(suggested))
     assert valid.returncode == 0, valid.stdout + valid.stderr
     # Pasted after the project's entries, the glossary stays valid.
     merged = tmp_path / "merged.yaml"
     merged.write_text(glossary.read_text(encoding="utf-8")
                       + proc.stdout.split("terms:\n", 1)[1], encoding="utf-8")
-    assert run_jaxko("glossary", "validate", str(merged)).returncode == 0
+    assert jaxko_here("glossary", "validate", str(merged)).returncode == 0
     text = terms(tree, "--glossary", str(glossary), "--suggest").stdout
     assert "  - en: \"checkpoint\"" in text
 
@@ -362,7 +401,7 @@ def test_broken_catalog_is_one_line_and_exit_2(tmp_path, glossary):
     tree = tmp_path / "LC_MESSAGES"
     write_catalog(tree / "a.po", _pairs(0))
     (tree / "b.po").write_text(HEADER + 'msgid "x"\nmsgstr "y\n', encoding="utf-8")
-    proc = terms(tree, "--glossary", str(glossary))
+    proc = terms_process(tree, "--glossary", str(glossary))
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1 and "b.po:" in proc.stderr
@@ -374,10 +413,10 @@ def test_bad_glossary_and_bad_option_are_one_line_and_exit_2(tmp_path):
     write_catalog(tree / "a.po", _pairs(0))
     broken = tmp_path / "glossary.yaml"
     broken.write_text("terms:\n  - en: [unclosed\n", encoding="utf-8")
-    proc = terms(tree, "--glossary", str(broken))
+    proc = terms_process(tree, "--glossary", str(broken))
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     assert "glossary.yaml:" in proc.stderr
-    proc = terms(tree, "--min-messages", "0")
+    proc = terms_process(tree, "--min-messages", "0")
     assert proc.returncode == 2 and "--help" in proc.stderr
     proc = run_jaxko("terms", str(tmp_path / "missing"), cwd=tmp_path)
     assert proc.returncode == 2 and "missing" in proc.stderr and "Traceback" not in proc.stderr
