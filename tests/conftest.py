@@ -203,3 +203,55 @@ def fixture_site(tmp_path_factory) -> Path:
     ``math.md`` (inline and block math), built as published, once per test session: its
     output folder. The browser tests read it (test_site_browser, test_site_offline)."""
     return shared_build(tmp_path_factory, "fixture-site", _build_fixture_site)
+
+
+def run_jaxko_in_process(*args: str, cwd: Path | None = None, env: dict | None = None,
+                         check: bool = False) -> subprocess.CompletedProcess:
+    """``run_jaxko`` without the process start: ``jaxko.cli.main`` in this process, in
+    ``cwd`` (the repository root unless told) with ``env`` added, its stdout and stderr
+    captured at the file-descriptor level (what a child process writes too). Same result
+    type as ``run_jaxko``; an exception escaping ``main`` (a traceback a user would see)
+    propagates and fails the test. For tests not about the process boundary; keep one
+    ``run_jaxko`` test per command where the exit status or stderr of the real process
+    is the point."""
+    import tempfile
+
+    from jaxko.cli import main
+
+    saved_cwd, saved_env = os.getcwd(), dict(os.environ)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved_fds = os.dup(1), os.dup(2)
+        saved_streams = sys.stdout, sys.stderr
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+        try:
+            os.chdir(cwd or ROOT)
+            os.environ.update(env or {})
+            try:
+                code = main(list(args))
+            except SystemExit as exit_:  # argparse: --help, bad options
+                code = exit_.code if isinstance(exit_.code, int) else (
+                    0 if exit_.code is None else 1)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            sys.stdout, sys.stderr = saved_streams
+            os.dup2(saved_fds[0], 1)
+            os.dup2(saved_fds[1], 2)
+            os.close(saved_fds[0])
+            os.close(saved_fds[1])
+            os.chdir(saved_cwd)
+            os.environ.clear()
+            os.environ.update(saved_env)
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode("utf-8", "replace")
+        stderr = err.read().decode("utf-8", "replace")
+    proc = subprocess.CompletedProcess(["jaxko", *args], code, stdout, stderr)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"jaxko {' '.join(args)} -> {proc.returncode}\n{stdout}\n{stderr}")
+    return proc

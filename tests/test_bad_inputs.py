@@ -5,6 +5,10 @@ a user must get: exit 2, a message naming the file (and line, where there is one
 traceback, and every input file's bytes unchanged. The malformed catalogs, given to
 every command that reads catalogs, are in tests/test_lossless.py (18 kinds x 7
 commands); the injection corpus of the site build is in tests/test_site_gate.py.
+
+Each command meets its first case as a real process (exit status and stderr as the
+user sees them); the other cases run it in this process (``jaxko.cli.main``, output
+captured at the file descriptors; an escaping exception fails the test).
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, ROOT, run_jaxko
+from conftest import FIXTURES, ROOT, run_jaxko, run_jaxko_in_process
 
 INDEX_PO = str(ROOT / "locale" / "ko" / "LC_MESSAGES" / "index.po")
 NB_DOCS = str(FIXTURES / "notebooks" / "docs")
+INDEX_BYTES = Path(INDEX_PO).read_bytes()
 
 # name: (files {name: bytes}, argv with {dir} for the case's folder, expected text,
 #        expected "file:line" prefix or None)
@@ -46,8 +51,10 @@ for name, data in GLOSSARY.items():
     CASES[f"{name}/validate"] = ({"g.yaml": data}, ["glossary", "validate", "{dir}/g.yaml"],
                                  "g.yaml")
 for name, data in ASSIGNMENTS.items():
-    CASES[f"{name}/stats"] = ({"a.yaml": data}, ["stats", "--assignments", "{dir}/a.yaml"],
-                              "a.yaml")
+    # stats reads every catalog before the assignments: one catalog, not the repository's
+    CASES[f"{name}/stats"] = ({"a.yaml": data, "locale/ko/LC_MESSAGES/index.po": INDEX_BYTES},
+                              ["stats", "--locale-dir", "{dir}/locale", "--assignments",
+                               "{dir}/a.yaml"], "a.yaml")
     CASES[f"{name}/assign"] = ({"a.yaml": data}, ["assign", "--check", "--assignments",
                                                   "{dir}/a.yaml"], "a.yaml")
 CASES.update({
@@ -93,7 +100,7 @@ REVIEWS = {
     "reviews-not-list": b"key: x\n",
 }
 for name, data in REVIEWS.items():
-    files = {"locale/ko/LC_MESSAGES/index.po": Path(INDEX_PO).read_bytes(),
+    files = {"locale/ko/LC_MESSAGES/index.po": INDEX_BYTES,
              "locale/ko/reviews/index.yaml": data}
     CASES[f"{name}/queue"] = (files, ["review", "queue", "--locale-dir", "{dir}/locale"],
                               "index.yaml")
@@ -108,6 +115,31 @@ OPTIONS = {
     "option-missing-value": ["review", "approve", "index.rst", "--reviewer"],
     "option-renamed-flag": ["notebooks", "verify", "--no-static-check"],
 }
+
+
+def _command(argv: list[str]) -> str:
+    """The (sub)command ``argv`` runs: its words before the first option or path."""
+    words = []
+    for arg in argv:
+        if arg.startswith("-") or "/" in arg or "." in arg:
+            break
+        words.append(arg)
+    return " ".join(words)
+
+
+def _first_case_of_each_command(table: dict[str, list[str]]) -> frozenset[str]:
+    first: dict[str, str] = {}
+    for case in sorted(table):
+        first.setdefault(_command(table[case]), case)
+    return frozenset(first.values())
+
+
+AS_PROCESS = (_first_case_of_each_command({case: argv for case, (_, argv, _) in CASES.items()})
+              | _first_case_of_each_command(OPTIONS))
+
+
+def _runner(case: str):
+    return run_jaxko if case in AS_PROCESS else run_jaxko_in_process
 
 
 def _one_clean_error(proc) -> list[str]:
@@ -128,7 +160,7 @@ def test_bad_input_file(tmp_path, case):
     if "symlink-loop" in case:
         (tmp_path / "loop.po").symlink_to("loop.po")
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    proc = run_jaxko(*(a.replace("{dir}", str(tmp_path)) for a in argv))
+    proc = _runner(case)(*(a.replace("{dir}", str(tmp_path)) for a in argv))
     lines = _one_clean_error(proc)
     if case.endswith("/validate") and len(lines) == 2:  # a validator lists each problem, then a count
         assert lines[1].startswith("1 problem(s) in "), (case, lines)
@@ -147,7 +179,7 @@ def test_bad_input_file(tmp_path, case):
 
 @pytest.mark.parametrize("case", sorted(OPTIONS))
 def test_bad_option(case):
-    lines = _one_clean_error(run_jaxko(*OPTIONS[case]))
+    lines = _one_clean_error(_runner(case)(*OPTIONS[case]))
     assert len(lines) == 1, lines
 
 

@@ -4,6 +4,11 @@ Duplicate msgids, plural entries and symlinked catalogs through `update`, `fmt` 
 `stats` (the real CLI); then one table of malformed catalogs, each given to every
 command that reads catalogs: the same one-line `file:line` error, exit 2, no
 traceback, and the file's bytes unchanged.
+
+The commands run in this process (``jaxko.cli.main``, stdout and stderr captured at
+the file descriptors, an escaping exception fails the test); one test gives a malformed
+catalog to every command as a real process, where exit status and stderr are the
+user's.
 """
 
 from __future__ import annotations
@@ -15,9 +20,17 @@ from pathlib import Path
 import polib
 import pytest
 
+from conftest import run_jaxko, run_jaxko_in_process
+
 HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
           '"Plural-Forms: nplurals=1; plural=0;\\n"\n\n')
 POT_HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+
+
+@pytest.fixture
+def jaxko():
+    """The CLI in this process (conftest's ``jaxko`` is a subprocess)."""
+    return run_jaxko_in_process
 
 
 def _project(tmp_path: Path, po_body: str, pot_body: str) -> tuple[Path, Path, Path]:
@@ -214,9 +227,10 @@ MALFORMED = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(MALFORMED))
-def test_every_command_gives_the_same_verdict(tmp_path, jaxko, kind):
-    text, line, what = MALFORMED[kind]
+def _malformed_project(tmp_path: Path, kind: str) -> tuple[Path, dict[str, tuple[str, ...]]]:
+    """``kind``'s malformed catalog as locale/ko/LC_MESSAGES/doc.po, a template and a
+    one-page site beside it, and the arguments of every command that reads catalogs."""
+    text, _, _ = MALFORMED[kind]
     catalogs = tmp_path / "locale" / "ko" / "LC_MESSAGES"
     catalogs.mkdir(parents=True)
     po = catalogs / "doc.po"
@@ -227,7 +241,6 @@ def test_every_command_gives_the_same_verdict(tmp_path, jaxko, kind):
     pot_dir = tmp_path / "gettext"
     pot_dir.mkdir()
     (pot_dir / "doc.pot").write_text(POT_HEADER + 'msgid "a"\nmsgstr ""\n', encoding="utf-8")
-    before = po.read_bytes()
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.rst").write_text("Title\n=====\n\nText.\n", encoding="utf-8")
@@ -243,14 +256,33 @@ def test_every_command_gives_the_same_verdict(tmp_path, jaxko, kind):
         "site": ("site", "build", "--no-execute", "--no-notebooks", "--srcdir", str(docs),
                  "--outdir", str(tmp_path / "html"), "--locale-dir", str(tmp_path / "locale")),
     }
+    return po, commands
+
+
+def _assert_same_verdict(tmp_path: Path, kind: str, run) -> None:
+    _, line, what = MALFORMED[kind]
+    po, commands = _malformed_project(tmp_path, kind)
+    before = po.read_bytes()
     for name, args in commands.items():
-        proc = jaxko(*args)
+        proc = run(*args)
         assert proc.returncode == 2, (name, proc.stdout, proc.stderr)
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in proc.stderr, (name, proc.stderr)
         assert lines[0].startswith(f"jaxko: {po}:{line}: ") and what in lines[0], (name, lines)
         assert po.read_bytes() == before, name
     assert not (tmp_path / "html").exists()  # the site build stopped before Sphinx
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED))
+def test_every_command_gives_the_same_verdict(tmp_path, jaxko, kind):
+    _assert_same_verdict(tmp_path, kind, jaxko)
+
+
+@pytest.mark.parametrize("kind", ["bad-utf8", "unterminated"])
+def test_every_command_as_a_process_gives_the_same_verdict(tmp_path, kind):
+    """The same, each command a real `jaxko` process: exit 2 and one stderr line as
+    the user sees them (one kind the reader finds while decoding, one while parsing)."""
+    _assert_same_verdict(tmp_path, kind, run_jaxko)
 
 
 def test_a_directory_named_like_a_catalog_is_skipped_by_stats(tmp_path, jaxko):

@@ -3,6 +3,7 @@ commands would have written; foreign requests and stale pages change nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -98,13 +99,31 @@ def stop(server) -> None:
     server.server_close()
 
 
-def browser_page(pw, dialogs: list):
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for the module's browser tests; each test has a context
+    of its own (``browser_page``)."""
+    from playwright.sync_api import sync_playwright
+
     if not CHROMIUM.is_file():
         pytest.fail(f"{CHROMIUM} missing: run `make system-deps` (.ci/system-deps.sh)")
-    browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    return browser, page
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@contextlib.contextmanager
+def browser_page(chromium, dialogs: list):
+    """A page in a fresh browser context (no cookies, storage or cache of another
+    test's); the context is closed when the block ends."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        yield page
+    finally:
+        context.close()
 
 
 def settle(page) -> None:
@@ -123,9 +142,7 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
 
 @pytest.mark.browser
 def test_a_person_reviews_in_the_browser_and_the_files_hold_what_the_commands_write(
-        project, tmp_path, frozen_today, capsys):
-    from playwright.sync_api import sync_playwright
-
+        project, tmp_path, frozen_today, capsys, chromium):
     locale = project / "locale"
     copy = tmp_path / "by-commands"
     shutil.copytree(project, copy)               # the same start, for the commands
@@ -139,8 +156,7 @@ def test_a_person_reviews_in_the_browser_and_the_files_hold_what_the_commands_wr
     app, server = start(locale)
     dialogs: list[str] = []
     try:
-        with sync_playwright() as pw:
-            browser, page = browser_page(pw, dialogs)
+        with browser_page(chromium, dialogs) as page:
             page.goto(server.url)
             row = page.locator('tr[data-doc="notebook"]')
             assert row.locator("td.waiting").inner_text() == "6"
@@ -202,7 +218,6 @@ def test_a_person_reviews_in_the_browser_and_the_files_hold_what_the_commands_wr
             (ROOT / "_build" / "test-artifacts").mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ROOT / "_build" / "test-artifacts" / "review-serve.png"),
                             full_page=True)
-            browser.close()
         # the reviewer cannot approve their own edit (the app's request, refused)
         body = {"doc": "notebook", "keys": [edited], **{
             f"{k}_hash": v for k, v in app.hashes(app.documents["notebook"]).items()}}
@@ -259,16 +274,13 @@ def test_a_person_reviews_in_the_browser_and_the_files_hold_what_the_commands_wr
 
 
 @pytest.mark.browser
-def test_a_catalog_edited_on_disk_while_the_page_shows_it_is_not_overwritten(project):
-    from playwright.sync_api import sync_playwright
-
+def test_a_catalog_edited_on_disk_while_the_page_shows_it_is_not_overwritten(project, chromium):
     locale = project / "locale"
     catalog = locale / "ko" / "LC_MESSAGES" / "notebook.po"
     records = locale / "ko" / "reviews" / "notebook.yaml"
     app, server = start(locale)
     try:
-        with sync_playwright() as pw:
-            browser, page = browser_page(pw, [])
+        with browser_page(chromium, []) as page:
             page.goto(server.url + "doc/notebook")
             # clean case: a write while nothing changed goes through
             page.keyboard.press("j")
@@ -294,15 +306,12 @@ def test_a_catalog_edited_on_disk_while_the_page_shows_it_is_not_overwritten(pro
             settle(page)
             assert catalog.read_text(encoding="utf-8") == text
             assert page.locator("#approve-clean").is_disabled()
-            browser.close()
     finally:
         stop(server)
 
 
 @pytest.mark.browser
-def test_untrusted_text_shows_as_text_and_no_script_runs(project):
-    from playwright.sync_api import sync_playwright
-
+def test_untrusted_text_shows_as_text_and_no_script_runs(project, chromium):
     locale = project / "locale"
     catalog = locale / "ko" / "LC_MESSAGES" / "notebook.po"
     text = catalog.read_text(encoding="utf-8")
@@ -317,8 +326,7 @@ def test_untrusted_text_shows_as_text_and_no_script_runs(project):
     app, server = start(locale)
     dialogs: list[str] = []
     try:
-        with sync_playwright() as pw:
-            browser, page = browser_page(pw, dialogs)
+        with browser_page(chromium, dialogs) as page:
             page.goto(server.url + "doc/notebook")
             shown = page.locator(f"#m-{key} td.ko").inner_text()
             assert shown.startswith(f"항목 {XSS}\n") and shown.endswith(f"하나 {XSS}")  # and diff
@@ -339,16 +347,13 @@ def test_untrusted_text_shows_as_text_and_no_script_runs(project):
             assert XSS in page.locator(f"#m-{key} .outcome").inner_text()
             assert page.locator("main img").count() == 0
             page.wait_for_timeout(200)
-            browser.close()
     finally:
         stop(server)
     assert dialogs == []
 
 
 @pytest.mark.browser
-def test_approve_every_clean_message_only_after_scrolling_through_them(project):
-    from playwright.sync_api import sync_playwright
-
+def test_approve_every_clean_message_only_after_scrolling_through_them(project, chromium):
     locale = project / "locale"
     catalog = locale / "ko" / "LC_MESSAGES" / "notebook.po"
     # the reviewer's own edit in an editor, not committed: never approved by them
@@ -357,8 +362,7 @@ def test_approve_every_clean_message_only_after_scrolling_through_them(project):
     own = review.message_key(None, "two items")
     app, server = start(locale)
     try:
-        with sync_playwright() as pw:
-            browser, page = browser_page(pw, [])
+        with browser_page(chromium, []) as page:
             page.set_viewport_size({"width": 900, "height": 420})
             page.goto(server.url + "doc/notebook")
             button = page.locator("#approve-clean")
@@ -372,7 +376,6 @@ def test_approve_every_clean_message_only_after_scrolling_through_them(project):
             assert page.locator(f"#m-{own}").get_attribute("data-outcome") is None
             assert "1개는 승인하지 않음" in page.locator("#notice").inner_text()
             assert page.locator("#left-page").inner_text() == "1"
-            browser.close()
     finally:
         stop(server)
     assert keys_of(locale) == [own]

@@ -6,6 +6,10 @@ Sphinx's warnings about a translation named the upstream source line, not the ca
 Now the build runs the checker over the catalogs it reads: its errors are in the
 summary with `file.po:line` and `--strict` exits 1 on them; each warning about a
 translated message names the catalog entry. A clean tree still builds with exit 0.
+
+The first build of the --strict failure runs as a real `jaxko` process (its exit status
+is the user's); the other builds run the command in this process (``jaxko.cli.main``,
+output captured at the file descriptors; Sphinx runs in a process of its own either way).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, run_jaxko, write_newer
+from conftest import FIXTURES, run_jaxko, run_jaxko_in_process, write_newer
 from jaxko.site.ext import speedups
 from jaxko.site.build import catalog_locations
 
@@ -50,8 +54,8 @@ def _plant(tmp: Path) -> None:
         '"비교용 reStructuredText', '"비교용 ``reStructuredText'), encoding="utf-8")
 
 
-def _build(tmp: Path, *extra: str):
-    return run_jaxko("site", "build", "--no-execute", "--no-notebooks",
+def _build(tmp: Path, *extra: str, run=run_jaxko_in_process):
+    return run("site", "build", "--no-execute", "--no-notebooks",
                      "--srcdir", str(tmp / "docs"), "--outdir", str(tmp / "html"),
                      "--locale-dir", str(tmp / "locale"),
                      "--glossary", str(SITE / "glossary.yaml"), *extra, cwd=tmp)
@@ -71,7 +75,7 @@ def test_strict_build_fails_on_check_errors_and_names_the_catalog_lines(tmp_path
     role = _line_of(catalogs / "guide.po", "{func}`len을")
     stray = _line_of(catalogs / "guide.po", "`바꿀")
     literal = _line_of(catalogs / "plain.po", "``reStructuredText")
-    proc = _build(tmp, "--strict")
+    proc = _build(tmp, "--strict", run=run_jaxko)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     out = proc.stdout
     assert "Traceback" not in proc.stderr

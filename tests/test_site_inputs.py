@@ -8,6 +8,11 @@ sphinx-build with a glossary that does not load fails too. The clean case builds
 Piped (a CI log), the build prints a line with counts while Sphinx runs, at least every
 `Progress.INTERVAL` seconds (here shortened by $JAXKO_PROGRESS_INTERVAL), and a line
 with the notebooks executed N/M while notebooks run.
+
+The clean case is built once, piped, as a real process (``clean_build``): the progress
+test reads its stderr, the glossary test its pages. The broken inputs stop the build in
+this process (``jaxko.cli.main``, output captured at the file descriptors; an escaping
+exception fails the test), one of them as a real process.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, ROOT, run_jaxko
+from conftest import FIXTURES, ROOT, run_jaxko, run_jaxko_in_process
 from jaxko.site.build import Progress
 
 SITE = FIXTURES / "site"
@@ -42,6 +47,7 @@ BROKEN = {
     "review-yaml": ("locale/ko/reviews/guide.yaml", b"- key: x\n  reviewer: [1\n",
                     "guide.yaml:"),
 }
+AS_PROCESS = "catalog-unterminated"  # the case run as a real `jaxko` process
 PLACEHOLDERS = ("읽지 못했습니다", "아직 없습니다", "카탈로그가 없습니다")
 
 
@@ -52,8 +58,8 @@ def _project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _build(project: Path, **env) -> subprocess.CompletedProcess:
-    return run_jaxko("site", "build", "--no-execute", "--no-notebooks",
+def _build(project: Path, run=run_jaxko, **env) -> subprocess.CompletedProcess:
+    return run("site", "build", "--no-execute", "--no-notebooks",
                      "--srcdir", str(project / "docs"), "--outdir", str(project / "html"),
                      "--locale-dir", str(project / "locale"),
                      "--glossary", str(project / "glossary.yaml"), env=env)
@@ -68,7 +74,7 @@ def test_a_broken_input_stops_the_build_with_one_line(tmp_path, case):
     if data is None:  # an unterminated string appended to a real catalog
         data = path.read_bytes() + b'\nmsgid "x"\nmsgstr "y\n'
     path.write_bytes(data)
-    proc = _build(project)
+    proc = _build(project, run_jaxko if case == AS_PROCESS else run_jaxko_in_process)
     assert proc.returncode == 2, (proc.returncode, proc.stdout[-500:], proc.stderr[-500:])
     assert "Traceback" not in proc.stderr + proc.stdout
     lines = [line for line in (proc.stderr + proc.stdout).splitlines() if line.strip()]
@@ -79,9 +85,16 @@ def test_a_broken_input_stops_the_build_with_one_line(tmp_path, case):
                    for p in PLACEHOLDERS)
 
 
-def test_clean_inputs_build_and_the_glossary_page_shows_the_terms(tmp_path):
-    project = _project(tmp_path)
-    proc = _build(project)
+@pytest.fixture(scope="module")
+def clean_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """The fixture site with clean inputs, built once by a real `jaxko` process whose
+    output is piped, with a short progress interval: the project and the process."""
+    project = _project(tmp_path_factory.mktemp("clean"))
+    return project, _build(project, JAXKO_PROGRESS_INTERVAL="0.3")
+
+
+def test_clean_inputs_build_and_the_glossary_page_shows_the_terms(clean_build):
+    project, proc = clean_build
     assert proc.returncode == 0, proc.stderr[-1000:]
     glossary = (project / "html" / "translation" / "glossary.html").read_text(encoding="utf-8")
     assert "용어 4개" in glossary and "<strong>array</strong>" in glossary
@@ -110,10 +123,9 @@ def test_plain_sphinx_build_fails_on_a_glossary_that_does_not_load(tmp_path):
 HEARTBEAT = re.compile(r"Sphinx: (\d+)/(\d+) documents read, (\d+) pages written, \d+ s")
 
 
-def test_piped_build_prints_counts_while_sphinx_runs(tmp_path):
+def test_piped_build_prints_counts_while_sphinx_runs(clean_build):
     assert Progress.INTERVAL <= 15
-    project = _project(tmp_path)
-    proc = _build(project, JAXKO_PROGRESS_INTERVAL="0.3")
+    _, proc = clean_build
     assert proc.returncode == 0, proc.stderr[-800:]
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     beats = [HEARTBEAT.fullmatch(line) for line in lines]

@@ -13,8 +13,8 @@ which has no list, the extensions and theme its ``conf.py`` names
 command line on stdin and runs sphinx-build's ``main`` with it, in that same process:
 a fresh process, as ``python -m sphinx`` would be, with the same hash seed. Once
 Sphinx has returned (its files written and closed), the process exits without tearing
-down its objects. A build that stops before Sphinx (a broken input) ends the process
-unused.
+down its objects. A build that stops before Sphinx (a broken input) kills the process
+unused (it has written nothing).
 
 The process imports modules by name and runs Sphinx; it calls no code of the site's
 extensions (:mod:`jaxko.site.ext`), which Sphinx sets up from ``conf.py`` and the
@@ -91,13 +91,15 @@ class EarlySphinx:
 
 
 def _end(proc: subprocess.Popen | None) -> None:
-    """A process not given its command: closing stdin ends it; one stuck is killed."""
+    """A process not given its command is killed: until its command comes it only
+    imports and has written nothing, and a build stopped by a broken input need not
+    wait for those imports to finish."""
     if proc is None or proc.poll() is not None:
         return
+    proc.kill()
     try:
-        proc.communicate("", timeout=10)
+        proc.communicate(timeout=10)  # reaps it and closes its pipes
     except (subprocess.TimeoutExpired, BrokenPipeError, OSError):
-        proc.kill()
         proc.wait()
 
 
