@@ -5,6 +5,7 @@ before it reads; the search index is the one Kiwi gives in the build's own proce
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -40,72 +41,111 @@ def _alone(body: str, *args: str) -> str:
     return done.stdout
 
 
-def test_the_process_gives_kiwis_own_nouns():
-    printed = _alone(
-        "assert len(texts) > 50\n"
-        "kiwi = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)\n"
-        "try:\n"
-        "    theirs = kiwi.nouns_of_many(texts)\n"
-        "    assert kiwi.nouns(texts[0]) == theirs[texts[0]]\n"
-        "finally:\n"
-        "    kiwi.close()\n"
-        "assert not kiwi._process.is_alive()\n"
-        "ours = search.KoreanMorphology(workers=search.SERIAL_KIWI_THREADS).nouns_of_many(texts)\n"
-        "assert theirs == ours, 'nouns differ'\n"
-        "print(sum(1 for nouns in ours.values() if nouns), 'texts with nouns')\n")
-    assert int(printed.split()[0]) > 50
+ANALYSED = (
+    "import json\n"
+    "many = len(texts)\n"
+    "kiwi = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)\n"
+    "try:\n"
+    "    theirs = kiwi.nouns_of_many(texts)\n"
+    "    one = kiwi.nouns(texts[0]) == theirs[texts[0]]\n"
+    "finally:\n"
+    "    kiwi.close()\n"
+    "ended = not kiwi._process.is_alive()\n"
+    "# Forked, as the first, before this process loads Kiwi (and starts its threads).\n"
+    "died = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)\n"
+    "try:\n"
+    "    os.kill(died._process.pid, signal.SIGKILL)\n"
+    "    died._process.join(timeout=10)\n"
+    "    left = died.nouns_of_many(texts[:40])\n"
+    "finally:\n"
+    "    died.close()\n"
+    "ours = search.KoreanMorphology(workers=search.SERIAL_KIWI_THREADS).nouns_of_many(texts)\n"
+    "print(json.dumps({'many': many, 'one': one, 'ended': ended, 'same': theirs == ours,\n"
+    "                  'with_nouns': sum(1 for nouns in ours.values() if nouns),\n"
+    "                  'left_same': left == {t: ours[t] for t in texts[:40]},\n"
+    "                  'failed': died._failed}))\n")
+
+
+@pytest.fixture(scope="module")
+def analysed() -> dict:
+    """In one new process: a Kiwi process's nouns of 200 texts of the committed catalogs
+    (and of the first one alone), then a Kiwi process killed before it was asked for
+    the first 40, then the same texts analysed by Kiwi in this process (the build's own
+    KoreanMorphology, with the serial build's threads: the fallback's too). What came
+    of each, as JSON."""
+    return json.loads(_alone(ANALYSED))
+
+
+def test_the_process_gives_kiwis_own_nouns(analysed):
+    assert analysed["many"] > 50
+    assert analysed["one"] and analysed["ended"]
+    assert analysed["same"], "nouns differ"
+    assert analysed["with_nouns"] > 50
 
 
 STARTED = (
     "from sphinx.application import Sphinx\n"
-    "src, language, builder, jobs, morphology = sys.argv[1:6]\n"
-    "open(f'{src}/conf.py', 'w').write(\n"
-    "    f'extensions = [\"jaxko.site.ext.search\"]\\nlanguage = {language!r}\\n'\n"
-    "    f'jaxko_search_morphology = {morphology}\\n'\n"
-    "    'from jaxko.site.ext import search\\n'\n"
-    "    'def setup(app):\\n'  # after the extension's own config-inited handler\n"
-    "    '    app.connect(\"config-inited\", lambda app, config: print(\"at config-inited:\", '\n"
-    "    '\"kiwi\" if search._SETTINGS[\"kiwi\"] else \"none\"), priority=900)\\n')\n"
-    "open(f'{src}/index.rst', 'w').write('Title\\n=====\\n')\n"
-    "app = Sphinx(src, src, f'{src}/_out', f'{src}/_doctrees', builder,\n"
-    "             status=None, warning=None, parallel=int(jobs))\n"
-    "kiwi = search._SETTINGS['kiwi']\n"
-    "alive = kiwi is not None and kiwi._process.is_alive()\n"
-    "search._stop_kiwi(app, None)  # as at the end of a build: it ends\n"
-    "assert search._SETTINGS['kiwi'] is None\n"
-    "assert kiwi is None or not kiwi._process.is_alive()\n"
-    "print('builder set up:', 'kiwi' if alive else 'none')\n")
+    "for src, language, builder, jobs, morphology in zip(*[iter(sys.argv[1:])] * 5):\n"
+    "    open(f'{src}/conf.py', 'w').write(\n"
+    "        f'extensions = [\"jaxko.site.ext.search\"]\\nlanguage = {language!r}\\n'\n"
+    "        f'jaxko_search_morphology = {morphology}\\n'\n"
+    "        'from jaxko.site.ext import search\\n'\n"
+    "        'def setup(app):\\n'  # after the extension's own config-inited handler\n"
+    "        '    app.connect(\"config-inited\", lambda app, config: print(\"at config-inited:\", '\n"
+    "        '\"kiwi\" if search._SETTINGS[\"kiwi\"] else \"none\"), priority=900)\\n')\n"
+    "    open(f'{src}/index.rst', 'w').write('Title\\n=====\\n')\n"
+    "    app = Sphinx(src, src, f'{src}/_out', f'{src}/_doctrees', builder,\n"
+    "                 status=None, warning=None, parallel=int(jobs))\n"
+    "    kiwi = search._SETTINGS['kiwi']\n"
+    "    alive = kiwi is not None and kiwi._process.is_alive()\n"
+    "    search._stop_kiwi(app, None)  # as at the end of a build: it ends\n"
+    "    assert search._SETTINGS['kiwi'] is None\n"
+    "    assert kiwi is None or not kiwi._process.is_alive()\n"
+    "    print('builder set up:', 'kiwi' if alive else 'none', flush=True)\n")
+
+
+CONFIGS = [  # language, builder, jobs, morphology
+    ("ko", "html", "1", "True"),     # a serial Korean HTML build: every rebuild
+    ("en", "html", "1", "True"),     # no Korean search
+    ("ko", "html", "2", "True"),     # parallel: its main process analyses
+    ("ko", "html", "1", "False"),    # morphology off
+    ("ko", "gettext", "1", "True"),  # no search index: the one started ends
+]
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory) -> dict[tuple, list[str]]:
+    """What STARTED printed for each of CONFIGS, one Sphinx application after another in
+    one new process (each ends its Kiwi process, as a build's end does, before the next
+    starts): the two lines of each configuration."""
+    args = []
+    for number, config in enumerate(CONFIGS):
+        src = tmp_path_factory.mktemp(f"started{number}")
+        args += [str(src), *config]
+    lines = _alone(STARTED, *args).splitlines()
+    assert len(lines) == 2 * len(CONFIGS), lines
+    return {config: lines[2 * n: 2 * n + 2] for n, config in enumerate(CONFIGS)}
 
 
 @pytest.mark.parametrize("language, builder, jobs, morphology, at_config, at_builder", [
-    ("ko", "html", "1", "True", "kiwi", "kiwi"),     # a serial Korean HTML build: every rebuild
-    ("en", "html", "1", "True", "none", "none"),     # no Korean search
-    ("ko", "html", "2", "True", "none", "none"),     # parallel: its main process analyses
-    ("ko", "html", "1", "False", "none", "none"),    # morphology off
-    ("ko", "gettext", "1", "True", "kiwi", "none"),  # no search index: the one started ends
+    (*CONFIGS[0], "kiwi", "kiwi"),
+    (*CONFIGS[1], "none", "none"),
+    (*CONFIGS[2], "none", "none"),
+    (*CONFIGS[3], "none", "none"),
+    (*CONFIGS[4], "kiwi", "none"),
 ])
 def test_the_search_extension_starts_kiwi_when_the_config_is_read(
-        tmp_path, language, builder, jobs, morphology, at_config, at_builder):
+        started, language, builder, jobs, morphology, at_config, at_builder):
     """The extension alone decides, from the configuration Sphinx read (the driver only
     passes -D settings), and starts the process before Sphinx loads its environment and
     sets up the builder."""
-    printed = _alone(STARTED, str(tmp_path), language, builder, jobs, morphology)
-    assert printed.splitlines() == [f"at config-inited: {at_config}",
-                                    f"builder set up: {at_builder}"]
+    assert started[(language, builder, jobs, morphology)] == [
+        f"at config-inited: {at_config}", f"builder set up: {at_builder}"]
 
 
-def test_a_process_that_died_leaves_the_nouns_to_the_build():
-    printed = _alone(
-        "texts = texts[:40]\n"
-        "kiwi = search.KiwiProcess(None, search.SERIAL_KIWI_THREADS)\n"
-        "try:\n"
-        "    os.kill(kiwi._process.pid, signal.SIGKILL)\n"
-        "    kiwi._process.join(timeout=10)\n"
-        "    assert kiwi.nouns_of_many(texts) == search.KoreanMorphology().nouns_of_many(texts)\n"
-        "finally:\n"
-        "    kiwi.close()\n"
-        "print('analysed here', kiwi._failed)\n")
-    assert printed.strip() == "analysed here True"
+def test_a_process_that_died_leaves_the_nouns_to_the_build(analysed):
+    assert analysed["failed"]  # it found the process gone and analysed here
+    assert analysed["left_same"]
 
 
 @pytest.fixture(scope="module")

@@ -35,26 +35,45 @@ def _set_msgstr(catalog: Path, msgid: str, msgstr: str) -> None:
     po.save(str(catalog))
 
 
-def _build(docs: Path, locale: Path, outdir: Path):
-    return site_build.build(execute=False, srcdir=docs, outdir=outdir, locale_dir=locale)
+# Every build here indexes for search without Kiwi's morphology (the rules alone): what
+# these tests keep and compare is the pages and the kept state, not the search index
+# (Kiwi in a build: test_site_kiwi_process, test_site_watch).
+RULES = {"jaxko_search_morphology": "0"}
+
+
+def _build(docs: Path, locale: Path, outdir: Path, **overrides):
+    return site_build.build(execute=False, srcdir=docs, outdir=outdir, locale_dir=locale,
+                            overrides={**RULES, **overrides})
+
+
+def _build_keeping_nothing(docs: Path, locale: Path, outdir: Path):
+    return _build(docs, locale, outdir, jaxko_template_cache="", jaxko_nav_cache="")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """A clean tree built once: every kept result exists."""
-    tmp = tmp_path_factory.mktemp("state")
+    """A clean tree built once: every kept result exists (``html``); and built once more
+    keeping nothing (``cold``: no kept templates, no kept navigation). A test that
+    changes the tree takes ``site``, which puts it back as it was built afterwards."""
+    tmp = tmp_path_factory.mktemp("state") / "tree"
+    tmp.mkdir()
     docs, locale = _tree(tmp, hostile=False)
     result = _build(docs, locale, tmp / "html")
     assert result.blocked == []
+    _build_keeping_nothing(docs, locale, tmp / "cold")
+    shutil.copytree(tmp, tmp.parent / "as-built", symlinks=True)
     return tmp, docs, locale
 
 
-def _copy(built, tmp_path):
-    """The built tree with its output and kept state, in a folder of this test's own."""
-    source, *_ = built
-    for name in ("docs", "locale", "html", "html-locale", ".doctrees", ".jaxko-state"):
-        shutil.copytree(source / name, tmp_path / name, symlinks=True)
-    return tmp_path / "docs", tmp_path / "locale", tmp_path / "html"
+@pytest.fixture
+def site(built):
+    """The built tree with its output and kept state, where it was built, so a build
+    after a change is incremental (Sphinx reads again only what changed, as in a
+    translator's checkout). Put back byte for byte, mtimes included, after the test."""
+    tmp, docs, locale = built
+    yield docs, locale, tmp / "html"
+    shutil.rmtree(tmp)
+    shutil.copytree(tmp.parent / "as-built", tmp, symlinks=True)
 
 
 def test_the_build_keeps_its_state_beside_the_output(built):
@@ -66,8 +85,8 @@ def test_the_build_keeps_its_state_beside_the_output(built):
     assert not any((tmp / "html").rglob("*.json.tmp"))
 
 
-def test_a_catalog_changed_after_a_clean_build_is_judged_again(built, tmp_path):
-    docs, locale, html = _copy(built, tmp_path)
+def test_a_catalog_changed_after_a_clean_build_is_judged_again(site):
+    docs, locale, html = site
     _set_msgstr(locale / "ko" / "LC_MESSAGES" / "page.po", "Paragraph 1 of page.", PAYLOAD)
     result = _build(docs, locale, html)
     assert {b.msgid for b in result.blocked} == {"Paragraph 1 of page."}
@@ -75,19 +94,19 @@ def test_a_catalog_changed_after_a_clean_build_is_judged_again(built, tmp_path):
     assert "alert(50)" not in page and "Paragraph 1 of page." in page
 
 
-def test_a_gated_copy_changed_by_hand_is_written_again(built, tmp_path):
+def test_a_gated_copy_changed_by_hand_is_written_again(site):
     """The copy Sphinx reads is checked against what the gate wrote, not trusted."""
-    docs, locale, html = _copy(built, tmp_path)
-    gated = tmp_path / "html-locale" / "ko" / "LC_MESSAGES" / "page.po"
+    docs, locale, html = site
+    gated = html.parent / "html-locale" / "ko" / "LC_MESSAGES" / "page.po"
     _set_msgstr(gated, "Paragraph 1 of page.", PAYLOAD)
     _build(docs, locale, html)
     assert polib.pofile(str(gated)).find("Paragraph 1 of page.").msgstr == CLEAN
     assert "alert(50)" not in (html / "page.html").read_text(encoding="utf-8")
 
 
-def test_a_review_record_changed_after_a_build_shows_on_the_banner(built, tmp_path):
+def test_a_review_record_changed_after_a_build_shows_on_the_banner(site):
     """The stats kept for the banners follow the review records, not only the catalog."""
-    docs, locale, html = _copy(built, tmp_path)
+    docs, locale, html = site
     assert "Test AI" not in (html / "page.html").read_text(encoding="utf-8")
     proc = run_jaxko("review", "approve", "page", "--all-clean", "--kind", "ai-pass",
                      "--reviewer", "Test AI", "--locale-dir", str(locale))
@@ -98,34 +117,26 @@ def test_a_review_record_changed_after_a_build_shows_on_the_banner(built, tmp_pa
 
 def test_compiled_templates_are_kept_and_write_the_same_pages(built, tmp_path):
     """The theme's templates compiled by one build serve the next (Jinja's bytecode
-    cache in the state folder), and the pages are the bytes a build without it writes."""
+    cache in the state folder), and the pages are the bytes a build without it writes
+    (the tree's ``cold`` build, which keeps nothing)."""
     tmp, docs, locale = built
     kept = BuildState(tmp / "html").folder / "templates"
     assert len(list(kept.glob("*.cache"))) > 10
-    warm = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "warm",
-                            locale_dir=locale, overrides={"jaxko_template_cache": str(kept)})
-    cold = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "cold",
-                            locale_dir=locale, overrides={"jaxko_template_cache": ""})
+    warm = _build(docs, locale, tmp_path / "warm", jaxko_template_cache=str(kept))
+    cold = tmp / "cold"
     pages = sorted(p.relative_to(warm.outdir) for p in warm.outdir.rglob("*.html"))
     assert len(pages) >= 5
-    assert [p for p in pages if (warm.outdir / p).read_bytes() != (cold.outdir / p).read_bytes()] == []
-    assert not (BuildState(tmp_path / "cold").folder / "templates").exists()
+    assert [p for p in pages if (warm.outdir / p).read_bytes() != (cold / p).read_bytes()] == []
+    assert not (BuildState(cold).folder / "templates").exists()
 
 
-def test_kept_navigation_writes_the_pages_a_build_without_it_writes(tmp_path):
+def test_kept_navigation_writes_the_pages_a_build_without_it_writes(site):
     """The site's own conf and theme: after a paragraph edit, the rewritten pages take
     their navigation from the kept folder (a mark planted in it shows on them; no file
     of it written again), and every page is, mark aside, the bytes the same two builds
-    write keeping nothing."""
-    docs, locale = _tree(tmp_path, hostile=False)
-    html, cold = tmp_path / "html", tmp_path / "cold"
-
-    def both() -> None:
-        _build(docs, locale, html)
-        site_build.build(execute=False, srcdir=docs, outdir=cold, locale_dir=locale,
-                         overrides={"jaxko_nav_cache": ""})
-
-    both()
+    write keeping nothing (the first two are the tree's own, ``html`` and ``cold``)."""
+    docs, locale, html = site
+    cold = html.parent / "cold"
     [digest] = list((BuildState(html).folder / "nav").iterdir())
     mark = "<!-- kept -->"
     for path in digest.iterdir():
@@ -135,7 +146,8 @@ def test_kept_navigation_writes_the_pages_a_build_without_it_writes(tmp_path):
     written = (html / "page.html").stat().st_mtime_ns
     _set_msgstr(locale / "ko" / "LC_MESSAGES" / "page.po", "Paragraph 1 of page.",
                 "고쳐 쓴 문단입니다.")
-    both()
+    _build(docs, locale, html)
+    _build_keeping_nothing(docs, locale, cold)
     assert (html / "page.html").stat().st_mtime_ns != written
     assert "고쳐 쓴 문단입니다." in (html / "page.html").read_text(encoding="utf-8")
     assert mark in (html / "page.html").read_text(encoding="utf-8")
@@ -153,13 +165,11 @@ def _translated_in_progress(html: Path) -> int:
     return int(re.search(r"메시지 \d+개 중 (\d+)개 번역", text).group(1))
 
 
-def test_the_progress_page_is_read_again_when_what_it_shows_changed(tmp_path):
+def test_the_progress_page_is_read_again_when_what_it_shows_changed(site):
     """A reworded msgstr leaves the progress page (and the pages listing it) unwritten;
-    a message that becomes untranslated rewrites it with the new count. (Its own tree:
-    Sphinx reads everything again in a copy, whose paths differ.)"""
-    docs, locale = _tree(tmp_path, hostile=False)
-    html = tmp_path / "html"
-    _build(docs, locale, html)
+    a message that becomes untranslated rewrites it with the new count. (The built tree
+    where it was built: in a copy elsewhere, Sphinx would read everything again.)"""
+    docs, locale, html = site
     progress = html / "translation" / "progress.html"
     written, translated = progress.stat().st_mtime_ns, _translated_in_progress(html)
     catalog = locale / "ko" / "LC_MESSAGES" / "page.po"
@@ -173,8 +183,8 @@ def test_the_progress_page_is_read_again_when_what_it_shows_changed(tmp_path):
     assert _translated_in_progress(html) == translated - 1
 
 
-def test_an_audit_kept_for_a_page_is_not_used_once_the_page_changed(built, tmp_path):
-    docs, locale, html = _copy(built, tmp_path)
+def test_an_audit_kept_for_a_page_is_not_used_once_the_page_changed(site):
+    docs, locale, html = site
     cache = BuildState(html).file("audit")
     first = site_audit.audit(html, locale, srcdir=docs, cache=cache)
     assert first.findings == [] and first.messages > 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -44,42 +45,65 @@ def _set(catalog: Path, msgid: str, msgstr: str) -> None:
     po.save(str(catalog))
 
 
-@pytest.fixture
-def tree(tmp_path):
-    docs, locale = _tree(tmp_path, hostile=False)
+def _tree_of(folder: Path) -> tuple[Path, Path, Path]:
+    docs, locale = _tree(folder, hostile=False)
     return docs, locale, locale / "ko" / "LC_MESSAGES" / "page.po"
 
 
-def _one_edit_watched(tree, outdir: Path, msgstr: str) -> tuple[str, str]:
-    """The watcher's first build, then ``msgstr`` saved for 'Paragraph 1 of page.' and
-    the build it starts; what it printed before the edit and after."""
+EDITED = "고양이자동차를 새로 씁니다."
+
+
+@pytest.fixture(scope="module")
+def watched(tmp_path_factory):
+    """One watcher, two builds, read by the tests below: ``jaxko site build`` of the tree
+    into ``command``; the watcher's first build of it into ``html`` (copied to ``first``
+    once it watches); then EDITED saved for 'Paragraph 1 of page.' and the build that
+    starts; then ``jaxko site build`` of the edited tree into ``fresh``. Keys: ``tmp``,
+    ``tree``, ``before`` and ``rest`` (what the watcher printed before the edit and
+    after), ``returncode``, ``shown`` (whether EDITED was on the page before the edit)."""
+    tmp = tmp_path_factory.mktemp("watched")
+    tree = _tree_of(tmp)
     docs, locale, catalog = tree
+    built = run_jaxko("site", "build", *_options(docs, locale, tmp / "command"))
+    assert built.returncode == 0, built.stdout + built.stderr
+    outdir = tmp / "html"
     proc = _start(*_options(docs, locale, outdir), "--builds", "2")
     seen: list[str] = []
     try:
         _until_watching(proc, seen)
-        assert msgstr not in (outdir / "page.html").read_text(encoding="utf-8")
-        _set(catalog, "Paragraph 1 of page.", msgstr)
+        shutil.copytree(outdir, tmp / "first")
+        shown = EDITED in (outdir / "page.html").read_text(encoding="utf-8")
+        _set(catalog, "Paragraph 1 of page.", EDITED)
         rest, _ = proc.communicate(timeout=300)
     finally:
         proc.kill()
-    assert proc.returncode == 0, "".join(seen) + rest
-    return "".join(seen), rest
+    fresh = run_jaxko("site", "build", *_options(docs, locale, tmp / "fresh"))
+    assert fresh.returncode == 0, fresh.stdout + fresh.stderr
+    return {"tmp": tmp, "tree": tree, "before": "".join(seen), "rest": rest,
+            "returncode": proc.returncode, "shown": shown}
 
 
-def test_an_edit_is_built_again_and_shows_on_the_page(tree, tmp_path):
-    outdir = tmp_path / "html"
-    before, rest = _one_edit_watched(tree, outdir, "고쳐 쓴 문단입니다.")
+def test_an_edit_is_built_again_and_shows_on_the_page(watched):
+    before, rest = watched["before"], watched["rest"]
     output = before + rest
+    assert watched["returncode"] == 0, output
+    assert not watched["shown"], before
     assert output.count("built ") == 2, output
     assert "Sphinx: 1 documents read" in rest, rest  # the edited page only
-    assert "고쳐 쓴 문단입니다." in (outdir / "page.html").read_text(encoding="utf-8")
+    assert EDITED in (watched["tmp"] / "html" / "page.html").read_text(encoding="utf-8")
 
 
-def test_a_broken_catalog_is_one_line_and_the_watcher_waits_for_the_fix(tree, tmp_path):
+@pytest.fixture(scope="module")
+def interrupted(tmp_path_factory):
+    """A watcher without ``--builds``: its first build; a broken catalog saved (it
+    reports it and watches again); the fix saved and built; then Ctrl-C (SIGINT). Keys:
+    ``tree``, ``outdir``, ``seen`` (what it printed before the Ctrl-C), ``rest`` (after
+    it), ``returncode``."""
+    tmp = tmp_path_factory.mktemp("interrupted")
+    tree = _tree_of(tmp)
     docs, locale, catalog = tree
-    outdir = tmp_path / "html"
-    proc = _start(*_options(docs, locale, outdir), "--builds", "3")
+    outdir = tmp / "html"
+    proc = _start(*_options(docs, locale, outdir))
     seen: list[str] = []
     good = catalog.read_text(encoding="utf-8")
     try:
@@ -88,15 +112,24 @@ def test_a_broken_catalog_is_one_line_and_the_watcher_waits_for_the_fix(tree, tm
         _until_watching(proc, seen)
         catalog.write_text(good.replace(_msgstr_line(good), 'msgstr "고친 뒤의 문단입니다."'),
                            encoding="utf-8")
-        rest, _ = proc.communicate(timeout=300)
+        _until_watching(proc, seen)
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    output = "".join(seen) + rest
-    assert proc.returncode == 0, output
+    return {"tree": tree, "outdir": outdir, "seen": "".join(seen), "rest": rest,
+            "returncode": proc.returncode}
+
+
+def test_a_broken_catalog_is_one_line_and_the_watcher_waits_for_the_fix(interrupted):
+    _docs, _locale, catalog = interrupted["tree"]
+    output = interrupted["seen"] + interrupted["rest"]
+    assert interrupted["returncode"] == 0, output
+    assert output.count("built ") == 2, output  # the first build and the fixed one
     errors = [line for line in output.splitlines() if line.startswith("jaxko: ")]
     assert len(errors) == 1 and f"{catalog.name}:" in errors[0], output
     assert "Traceback" not in output
-    assert "고친 뒤의 문단입니다." in (outdir / "page.html").read_text(encoding="utf-8")
+    assert "고친 뒤의 문단입니다." in (interrupted["outdir"] / "page.html").read_text(encoding="utf-8")
 
 
 def _msgstr_line(text: str) -> str:
@@ -106,52 +139,38 @@ def _msgstr_line(text: str) -> str:
     return next(line for line in lines[start:] if line.startswith("msgstr "))
 
 
-def test_the_watcher_writes_the_pages_the_build_command_writes(tree, tmp_path):
-    """Forks of a warm process, not a process per build: the same bytes, page for page."""
-    docs, locale, _catalog = tree
-    built = run_jaxko("site", "build", *_options(docs, locale, tmp_path / "a"))
-    assert built.returncode == 0, built.stdout + built.stderr
-    proc = _start(*_options(docs, locale, tmp_path / "b"), "--builds", "1")
-    output, _ = proc.communicate(timeout=300)
-    assert proc.returncode == 0, output
-    pages = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*")
+def test_the_watcher_writes_the_pages_the_build_command_writes(watched):
+    """Forks of a warm process, not a process per build: the same bytes, page for page
+    (the watcher's first build against the command's build of the same tree)."""
+    command, first = watched["tmp"] / "command", watched["tmp"] / "first"
+    pages = sorted(p.relative_to(command) for p in command.rglob("*")
                    if p.is_file() and p.name != ".buildinfo")
     assert len([p for p in pages if p.suffix == ".html"]) >= 5
     different = [str(p) for p in pages
-                 if (tmp_path / "a" / p).read_bytes() != (tmp_path / "b" / p).read_bytes()]
+                 if (command / p).read_bytes() != (first / p).read_bytes()]
     assert different == []
 
 
-def test_an_edits_new_korean_is_indexed_as_a_fresh_build_indexes_it(tree, tmp_path):
+def test_an_edits_new_korean_is_indexed_as_a_fresh_build_indexes_it(watched):
     """Each watched build's fork starts Kiwi's process as Sphinx reads its configuration
     (jaxko.site.ext.search.KiwiProcess): the search index after a watched edit is that
     of a fresh build of the edited catalogs, and nothing is left running when the
     watcher ends."""
-    docs, locale, _catalog = tree
-    outdir = tmp_path / "html"
-    _one_edit_watched(tree, outdir, "고양이자동차를 새로 씁니다.")
-    fresh = run_jaxko("site", "build", *_options(docs, locale, tmp_path / "fresh"))
-    assert fresh.returncode == 0, fresh.stdout + fresh.stderr
-    watched = (outdir / "searchindex.js").read_text(encoding="utf-8")
-    terms = json.loads(watched[watched.index("(") + 1: watched.rindex(")")])["terms"]
+    tmp = watched["tmp"]
+    assert watched["returncode"] == 0, watched["before"] + watched["rest"]
+    index = (tmp / "html" / "searchindex.js").read_text(encoding="utf-8")
+    terms = json.loads(index[index.index("(") + 1: index.rindex(")")])["terms"]
     assert stem("자동차") in terms  # a noun only Kiwi finds, inside 고양이자동차를
-    assert watched == (tmp_path / "fresh" / "searchindex.js").read_text(encoding="utf-8")
-    assert processes_mentioning(str(tmp_path)) == []
+    assert index == (tmp / "fresh" / "searchindex.js").read_text(encoding="utf-8")
+    assert processes_mentioning(str(tmp)) == []
 
 
-def test_ctrl_c_stops_the_watcher_cleanly(tree, tmp_path):
-    docs, locale, _catalog = tree
-    proc = _start(*_options(docs, locale, tmp_path / "html"))
-    seen: list[str] = []
-    try:
-        _until_watching(proc, seen)
-        proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    assert proc.returncode == 0, "".join(seen) + rest
+def test_ctrl_c_stops_the_watcher_cleanly(interrupted):
+    rest = interrupted["rest"]
+    assert interrupted["returncode"] == 0, interrupted["seen"] + rest
     assert rest.strip().splitlines()[-1] == "stopped"
     assert "Traceback" not in rest
+    assert "stopped" not in interrupted["seen"]  # it stopped at the Ctrl-C, not before
 
 
 def test_a_warm_process_that_died_leaves_a_process_per_build():
