@@ -5,6 +5,10 @@ at the path of a Pallas page (``pallas/quickstart``, so the real ``scope`` data 
 excluded on CPU, interpreted in interpret mode), and once the real Korean
 ``pallas/quickstart`` built from the committed catalogs. Each verify starts a kernel
 and imports JAX (a few seconds); the real page takes about half a minute.
+
+The fixture page's interpret-mode pass is run once per module by the CLI
+(``interpreted``); the tests that read it, or start from a project holding that pass,
+work on copies (``passed_project``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from conftest import run_jaxko
 from jaxko import catalogs, scope
 from jaxko.notebooks import build, interpret, verify
 
@@ -31,6 +36,30 @@ def project(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("JAXKO_ROOT", str(tmp_path))
     _build(tmp_path)
     return tmp_path
+
+
+@pytest.fixture(scope="module")
+def interpreted(tmp_path_factory):
+    """The fixture project built, then verified once by the CLI (interpret mode, on CPU):
+    ``root``, ``built`` (the Korean notebook's bytes before the run) and ``proc``."""
+    root = tmp_path_factory.mktemp("interpreted")
+    shutil.copytree(FIXTURES / "locale", root / "locale")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JAXKO_ROOT", str(root))
+        _build(root)
+    built = _korean(root).read_bytes()
+    proc = run_jaxko("notebooks", "verify", "--srcdir", str(DOCS), "-n", "1",
+                     env={"JAXKO_ROOT": str(root)})
+    return {"root": root, "built": built, "proc": proc}
+
+
+@pytest.fixture
+def passed_project(interpreted, tmp_path, monkeypatch) -> Path:
+    """A copy of ``interpreted``'s project: its verify cache holds the page's pass."""
+    project = tmp_path / "project"
+    shutil.copytree(interpreted["root"], project)
+    monkeypatch.setenv("JAXKO_ROOT", str(project))
+    return project
 
 
 def _build(project: Path) -> None:
@@ -54,10 +83,12 @@ def _plant(project: Path, old: str, new: str) -> None:
     _build(project)
 
 
-def test_pallas_page_passes_in_interpret_mode_and_is_reported_as_such(project, jaxko):
-    downloaded = _korean(project).read_bytes()
+def test_pallas_page_passes_in_interpret_mode_and_is_reported_as_such(interpreted,
+                                                                      passed_project, jaxko):
+    project = passed_project  # a copy of the project the CLI run below verified
+    downloaded = interpreted["built"]
     env = {"JAXKO_ROOT": str(project)}
-    proc = jaxko("notebooks", "verify", "--srcdir", str(DOCS), "-n", "1", env=env)
+    proc = interpreted["proc"]
     assert proc.returncode == 0, proc.stdout + proc.stderr
     row = next(line for line in proc.stdout.splitlines() if line.startswith(PAGE))
     assert "passed (interpret mode)" in row
@@ -123,10 +154,13 @@ def test_a_slip_that_raises_in_the_kernel_is_caught_too(project):
     assert result.error.startswith("ValueError:")
 
 
-def test_device_count_and_simulated_chip_are_the_interpretation_s(project):
-    """An interpretation's CPU devices and TPU chip reach the kernel; its key is its own."""
+def test_device_count_and_simulated_chip_are_the_interpretation_s(passed_project):
+    """An interpretation's CPU devices and TPU chip reach the kernel; its key is its own:
+    the project holds the page's pass with the generic interpreter (hlo), which the TPU
+    interpretation does not reuse."""
+    project = passed_project
     hlo = verify.verify(srcdir=DOCS, workers=1)
-    assert hlo.results[0].status == "passed"
+    assert (hlo.results[0].status, hlo.results[0].mode) == ("cached", "interpret")
     tpu = (scope.Interpretation("pallas/quickstart.*", "test", interpreter="tpu", devices=2,
                                 chip="v5e"),)
     [result] = verify.verify(srcdir=DOCS, workers=1, interpreted=tpu).results
@@ -224,13 +258,18 @@ def test_real_quickstart_page_passes_in_interpret_mode(tmp_path, monkeypatch, sh
     assert (result.status, result.mode, result.error) == ("passed", "interpret", "")
 
 
-def test_site_says_interpret_mode_and_keeps_the_page_and_download_as_they_were(project,
-                                                                              tmp_path):
+def test_site_says_interpret_mode_and_keeps_the_page_and_download_as_they_were(
+        passed_project, tmp_path):
     """`jaxko site build` runs verify: the page says how (interpret mode, not hardware),
-    shows upstream's stored outputs, and offers the Korean notebook as built."""
+    shows upstream's stored outputs, and offers the Korean notebook as built. The project
+    holds the page's interpret-mode pass, its outputs among the interpreted notebooks
+    (which the page must not show), so verify finds it cached."""
     from jaxko.site import build as site_build
     from jaxko.site.ext import status
 
+    project = passed_project
+    assert "커널 결과:" in (project / "_build" / "notebooks" / "interpreted" / PAGE).read_text(
+        encoding="utf-8")
     built = _korean(project).read_bytes()
     docs = tmp_path / "docs"
     shutil.copytree(DOCS, docs)
@@ -238,7 +277,7 @@ def test_site_says_interpret_mode_and_keeps_the_page_and_download_as_they_were(p
     result = site_build.build(execute=True, root=root, srcdir=docs, outdir=tmp_path / "html",
                               locale_dir=project / "locale")
     [run] = result.verify.results
-    assert (run.status, run.mode) == ("passed", "interpret")
+    assert (run.status, run.mode) == ("cached", "interpret")
     page = (tmp_path / "html" / "pallas" / "quickstart.html").read_text(encoding="utf-8")
     _state, line = status.run_text({"status": "passed", "mode": "interpret"})
     assert 'class="jaxko-notebook-run jaxko-notebook-run-interpret" data-mode="interpret"' in page

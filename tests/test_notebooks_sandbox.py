@@ -11,6 +11,7 @@ Path.write_bytes, io.open, shutil.copy, os.popen, importlib.import_module).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -293,12 +294,19 @@ EXEMPTION = scope.SandboxExemption("shell.*", "test: upstream's own shell line",
 
 
 def test_exemption_allows_upstream_shell_line_and_refuses_any_other(tmp_path, monkeypatch):
+    """One verify run of three notebooks of upstream's code: ``shell``, exempt, with a
+    shell line the exemption does not name; ``shell_ok``, exempt, without that line (an
+    exemption of its own, the same commands); ``plain``, the same code as ``shell_ok``
+    under a name no exemption matches."""
     cells = [(EXEMPT_LINE, []), ("print(open('made.txt').read())", []),
              ("!echo other > made.txt", ["raises-exception"])]
-    docs = _project(tmp_path, {"shell": cells}, {})
+    docs = _project(tmp_path, {"shell": cells, "shell_ok": cells[:2], "plain": cells[:2]}, {})
     monkeypatch.setenv("JAXKO_ROOT", str(tmp_path))
     _build(tmp_path, docs)
-    [result] = verify.verify(srcdir=docs, workers=1, exemptions=(EXEMPTION,)).results
+    exemptions = (EXEMPTION, dataclasses.replace(EXEMPTION, pattern="shell_ok.*"))
+    report = verify.verify(srcdir=docs, workers=1, exemptions=exemptions)
+    results = {r.notebook: r for r in report.results}
+    result = results["shell.ipynb"]
     # The exempt line ran (cell 2 read its file); the other line of the same notebook,
     # upstream's too but not in the exemption, was refused.
     assert (result.status, result.cell) == ("failed", 3)
@@ -308,13 +316,10 @@ def test_exemption_allows_upstream_shell_line_and_refuses_any_other(tmp_path, mo
     assert "upstream" in _outputs(tmp_path, "shell")[1]
 
     # Without the refused line it passes, and every report says what was in force.
-    shutil.rmtree(tmp_path / "docs")
-    shutil.rmtree(tmp_path / "locale")
-    docs = _project(tmp_path, {"shell": cells[:2]}, {})
-    _build(tmp_path, docs)
-    [result] = verify.verify(srcdir=docs, workers=1, exemptions=(EXEMPTION,)).results
+    result = results["shell_ok.ipynb"]
     assert result.status == "passed"
     assert result.as_dict()["sandbox_exemption"]["commands"] == ["echo upstream > made.txt"]
+    assert "upstream" in _outputs(tmp_path, "shell_ok")[1]
     report = verify.VerifyReport("cpu", 1, {}, {"sandbox": "audit-hooks"}, [result])
     verify.write_junit(report, tmp_path / "junit.xml")
     junit = ElementTree.parse(tmp_path / "junit.xml").getroot()
@@ -325,8 +330,8 @@ def test_exemption_allows_upstream_shell_line_and_refuses_any_other(tmp_path, mo
     assert "sandbox exemption: test: upstream's own shell line" in verify.format_table(report)
 
     # Without the exemption, upstream's own line is refused too.
-    [result] = verify.verify(srcdir=docs, workers=1, exemptions=(), force=True).results
-    assert (result.status, result.cell) == ("failed", 1)
+    result = results["plain.ipynb"]
+    assert (result.status, result.cell, result.exemption) == ("failed", 1, None)
     assert result.error == ("jaxko sandbox: starting a process is not allowed "
                             "(echo upstream > made.txt)")
 

@@ -1,7 +1,16 @@
 """`jaxko notebooks verify`: the Korean fixture notebooks executed on real JAX with nbmake.
 
 Each test builds into its own project root (JAXKO_ROOT), so caches never mix; the
-fixture notebooks take a few seconds each (kernel start and `import jax`).
+fixture notebooks take a few seconds each (kernel start and `import jax`). The run of
+the fixture notebooks with a planted failing cell (``planted_run``) is made once per
+module, by the CLI, and read by the tests about it; they never change its project.
+
+The other tests' kernels run with ``JAX_TRACEBACK_FILTERING=quiet_remove_frames`` (the
+kernel sees the caller's ``JAX_`` variables): a JAX error keeps its type, message and
+cell, but IPython no longer formats JAX's unfiltered stack, chained to it, with source
+context (seconds of CPU for tiny.ipynb's raising cell). These tests read the error's
+last line; ``planted_run`` keeps JAX's default, so that one run formats its errors as
+users' runs do.
 """
 
 from __future__ import annotations
@@ -22,7 +31,44 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "notebooks"
 DOCS = FIXTURES / "docs"
 
 
+from conftest import run_jaxko  # noqa: E402
 from notebook_project import build_fixture_notebooks as _build, project  # noqa: F401,E402
+
+
+def _plant_raising_cell(docs: Path) -> None:
+    """Untag tiny.ipynb's cell 4, which raises on purpose: it now fails the notebook."""
+    text = (docs / "tiny.ipynb").read_text(encoding="utf-8")
+    (docs / "tiny.ipynb").write_text(text.replace('"raises-exception"', '"some-other-tag"'),
+                                     encoding="utf-8")
+
+
+QUIET_TRACEBACKS = "quiet_remove_frames"
+
+
+@pytest.fixture(autouse=True)
+def _quiet_jax_tracebacks(monkeypatch):
+    monkeypatch.setenv("JAX_TRACEBACK_FILTERING", QUIET_TRACEBACKS)
+
+
+@pytest.fixture(scope="module")
+def planted_run(tmp_path_factory) -> dict:
+    """The fixture notebooks, tiny.ipynb's cell 4 planted to fail, built and verified
+    once by the CLI (`verify -n 1 --report whole.json --junit-xml whole.xml`): ``root``
+    (its project), ``docs`` (the planted sources), ``whole`` (the finished process)."""
+    root = tmp_path_factory.mktemp("planted")
+    shutil.copytree(FIXTURES / "locale", root / "locale")
+    docs = root / "docs"
+    shutil.copytree(DOCS, docs)
+    _plant_raising_cell(docs)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JAXKO_ROOT", str(root))
+        patch.delenv("JAX_TRACEBACK_FILTERING", raising=False)  # JAX's default
+        build.build(srcdir=docs, locale_dir=root / "locale",
+                    out_dir=root / "_build" / "notebooks" / "ko")
+        whole = run_jaxko("notebooks", "verify", "--srcdir", str(docs), "-n", "1",
+                          "--report", str(root / "whole.json"),
+                          "--junit-xml", str(root / "whole.xml"), env={"JAXKO_ROOT": str(root)})
+    return {"root": root, "docs": docs, "whole": whole}
 
 
 def _verify(**kwargs) -> verify.VerifyReport:
@@ -100,18 +146,12 @@ def test_planted_identifier_change_fails_static_check_then_execution(project, ja
     assert "NameError" in executed.read_text(encoding="utf-8")
 
 
-def test_cell_that_raises_without_the_tag_fails_naming_the_cell(project, tmp_path):
-    docs = tmp_path / "docs"
-    shutil.copytree(DOCS, docs)
-    text = (docs / "tiny.ipynb").read_text(encoding="utf-8")
-    (docs / "tiny.ipynb").write_text(text.replace('"raises-exception"', '"some-other-tag"'),
-                                     encoding="utf-8")
-    build.build(srcdir=docs, locale_dir=project / "locale",
-                out_dir=project / "_build" / "notebooks" / "ko", only=["tiny"])
-    report = verify.verify(srcdir=docs, workers=1, only=["tiny"])
-    [result] = report.results
-    assert (result.status, result.cell) == ("failed", 4)
-    assert result.error.startswith("TypeError: add got incompatible shapes")
+def test_cell_that_raises_without_the_tag_fails_naming_the_cell(planted_run):
+    assert planted_run["whole"].returncode == 1, planted_run["whole"].stderr
+    report = json.loads((planted_run["root"] / "whole.json").read_text(encoding="utf-8"))
+    [result] = [r for r in report["results"] if r["notebook"] == "tiny.ipynb"]
+    assert (result["status"], result["cell"], result["executed"]) == ("failed", 4, True)
+    assert result["error"].startswith("TypeError: add got incompatible shapes")
 
 
 def test_not_built_is_a_failure_and_no_build_dir_is_exit_2(project, jaxko):
@@ -208,21 +248,14 @@ def _table_rows(text: str) -> list[str]:
     return [re.sub(r" +", " ", re.sub(r"\d+\.\d", "#", row)) for row in rows]
 
 
-def test_sharded_ci_path_end_to_end_equals_an_unsharded_run(project, jaxko, tmp_path):
+def test_sharded_ci_path_end_to_end_equals_an_unsharded_run(planted_run, jaxko, tmp_path):
     """The notebooks workflow's jobs, each in its own project root as on its own runner:
     build once; verify --shard I/3 on three "runners" from the built notebooks; their
     report, JUnit XML and executed/ moved as artifacts; report merge; then the site
-    build's verify in the merging root runs nothing that passed."""
-    docs = tmp_path / "docs"
-    shutil.copytree(DOCS, docs)
-    text = (docs / "tiny.ipynb").read_text(encoding="utf-8")  # planted: cell 4 raises
-    (docs / "tiny.ipynb").write_text(text.replace('"raises-exception"', '"some-other-tag"'),
-                                     encoding="utf-8")
-    build.build(srcdir=docs, locale_dir=project / "locale",
-                out_dir=project / "_build" / "notebooks" / "ko")
+    build's verify in the merging root runs nothing that passed. The unsharded run to
+    compare with is ``planted_run``'s (tiny.ipynb's cell 4 planted to raise)."""
+    project, docs, whole = planted_run["root"], planted_run["docs"], planted_run["whole"]
     verify_args = ("notebooks", "verify", "--srcdir", str(docs), "-n", "1")
-    whole = jaxko(*verify_args, "--report", str(tmp_path / "whole.json"),
-                  "--junit-xml", str(tmp_path / "whole.xml"), env={"JAXKO_ROOT": str(project)})
     assert whole.returncode == 1, whole.stderr
 
     merger = tmp_path / "merger"
@@ -252,7 +285,7 @@ def test_sharded_ci_path_end_to_end_equals_an_unsharded_run(project, jaxko, tmp_
     env = {"JAXKO_ROOT": str(merger)}
     merged = jaxko("notebooks", "report", "merge", *map(str, reports), env=env)
     assert merged.returncode == 1, merged.stderr  # the planted failure fails the merge too
-    expected = json.loads((tmp_path / "whole.json").read_text())
+    expected = json.loads((project / "whole.json").read_text())
     got = json.loads((merger / "_build" / "notebooks" / "report.json").read_text())
 
     def outcome(report):
@@ -269,7 +302,7 @@ def test_sharded_ci_path_end_to_end_equals_an_unsharded_run(project, jaxko, tmp_
         return ({k: root.get(k) for k in ("tests", "failures", "skipped")},
                 [(c.get("name"), [(f.tag, f.get("message")) for f in c]) for c in root])
 
-    assert junit(merger / "_build" / "notebooks" / "junit.xml") == junit(tmp_path / "whole.xml")
+    assert junit(merger / "_build" / "notebooks" / "junit.xml") == junit(project / "whole.xml")
 
     # The shards' executed notebooks, combined: what the site build shows.
     executed = merger / "_build" / "notebooks" / "executed"

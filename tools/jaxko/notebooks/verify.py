@@ -610,17 +610,18 @@ def _execute(jobs: list[_Job], root: Path, platform: str, workers: int, timeout:
         env["MPLCONFIGDIR"] = str(_matplotlib_cache(root, env))
         env["JAXKO_NOTEBOOK_EVENTS"] = str(events)
         env[sandbox.POLICY_ENV] = str(run_dir / "sandbox.json")
+        # Only the plugins the run needs, named below: not whatever else is installed
+        # (hypothesis's, for one, costs every pytest process, xdist's workers included).
+        env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
         junit = run_dir / "nbmake-junit.xml"
         command = [sys.executable, "-m", "pytest", "-c", str(run_dir / "pytest.ini"),
                    "--rootdir", str(run_dir / "nb"), "-p", "no:cacheprovider",
-                   "-p", "jaxko.notebooks.pytest_progress", "--nbmake",
+                   "-p", "nbmake", "-p", "jaxko.notebooks.pytest_progress", "--nbmake",
                    f"--nbmake-timeout={timeout}", f"--nbmake-kernel={KERNEL_NAME}",
                    "--overwrite", "-q", "--no-header", "-o", "console_output_style=classic",
                    f"--junitxml={junit}"]
         if workers > 1:
-            command += ["-n", str(workers), "--dist", "load"]
-        else:
-            command += ["-p", "no:xdist"]
+            command += ["-p", "xdist", "-n", str(workers), "--dist", "load"]
         command += [str(t) for t in targets]
         _run_pytest(command, env, run_dir, events, len(jobs), progress)
         outcomes = _read_events(events)
