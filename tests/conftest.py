@@ -203,3 +203,18 @@ def fixture_site(tmp_path_factory) -> Path:
     ``math.md`` (inline and block math), built as published, once per test session: its
     output folder. The browser tests read it (test_site_browser, test_site_offline)."""
     return shared_build(tmp_path_factory, "fixture-site", _build_fixture_site)
+
+
+@pytest.fixture(scope="session")
+def warm_sphinx():
+    """One warm Sphinx process per test worker (:class:`jaxko.site.watch.WarmSphinx`, the
+    one `jaxko site watch` runs its builds in), to pass as ``site_build.build(sphinx=...)``
+    or ``run_sphinx(run=...)``: each build runs the real sphinx-build in a fresh fork of
+    it, which has Sphinx, MyST-NB, the theme and the extensions imported already (after
+    the first build). Session-scoped fixtures are set up before any test's own, so the
+    fork is taken before a test patches anything in this process."""
+    from jaxko.site.watch import WarmSphinx
+
+    sphinx = WarmSphinx()
+    yield sphinx
+    sphinx.close()
