@@ -255,3 +255,18 @@ def run_jaxko_in_process(*args: str, cwd: Path | None = None, env: dict | None =
     if check and proc.returncode != 0:
         raise AssertionError(f"jaxko {' '.join(args)} -> {proc.returncode}\n{stdout}\n{stderr}")
     return proc
+
+
+@pytest.fixture(scope="session")
+def warm_sphinx():
+    """One warm Sphinx process per test worker (:class:`jaxko.site.watch.WarmSphinx`, the
+    one `jaxko site watch` runs its builds in), to pass as ``site_build.build(sphinx=...)``
+    or ``run_sphinx(run=...)``: each build runs the real sphinx-build in a fresh fork of
+    it, which has Sphinx, MyST-NB, the theme and the extensions imported already (after
+    the first build). Session-scoped fixtures are set up before any test's own, so the
+    fork is taken before a test patches anything in this process."""
+    from jaxko.site.watch import WarmSphinx
+
+    sphinx = WarmSphinx()
+    yield sphinx
+    sphinx.close()

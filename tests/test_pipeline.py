@@ -1,7 +1,8 @@
 """Stage 2 end to end on fixture docs: real Sphinx gettext, real merge, real sphinx-intl.
 
 The fixture has one page of each source kind the JAX docs use: reStructuredText, a MyST
-page, a MyST-NB notebook and an .ipynb with stored outputs.
+page, a MyST-NB notebook and an .ipynb with stored outputs. It is extracted and merged
+once per module; each test works on a copy of the docs, .pot files and catalogs.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from jaxko import catalogs, extract, update
 from jaxko.errors import UserError
 
 ROOT = Path(__file__).resolve().parents[1]
+FIXTURE_DOCS = ROOT / "tests" / "fixtures" / "pipeline" / "docs"
 
 
 def _extract(src: Path, out: Path) -> extract.ExtractResult:
@@ -37,12 +39,26 @@ def _snapshot(locale: Path) -> dict[str, bytes]:
     return {p.relative_to(locale).as_posix(): p.read_bytes() for p in sorted(locale.rglob("*.po"))}
 
 
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory):
+    """The fixture docs extracted (real Sphinx gettext) and merged into new catalogs,
+    once per module: (folder holding docs/, gettext/ and locale/, result, summary)."""
+    base = tmp_path_factory.mktemp("pipeline")
+    docs, pot, locale = base / "docs", base / "gettext", base / "locale"
+    shutil.copytree(FIXTURE_DOCS, docs)
+    result = _extract(docs, pot)
+    summary = _update(docs, pot, locale)
+    return base, result, summary
+
+
 @pytest.fixture
-def pipeline(tmp_path, fixture_docs):
-    pot, locale = tmp_path / "gettext", tmp_path / "locale"
-    result = _extract(fixture_docs, pot)
-    summary = _update(fixture_docs, pot, locale)
-    return fixture_docs, pot, locale, result, summary
+def pipeline(tmp_path, extracted):
+    """The test's own copy of the extracted pipeline: (docs, pot, locale, result, summary).
+    Sphinx's environment is not copied: a test that extracts again reads every page."""
+    base, result, summary = extracted
+    for name in ("docs", "gettext", "locale"):
+        shutil.copytree(base / name, tmp_path / name)
+    return tmp_path / "docs", tmp_path / "gettext", tmp_path / "locale", result, summary
 
 
 def test_extraction_covers_every_source_kind_and_skips_outputs(pipeline):

@@ -3,7 +3,9 @@
 One build with everything on (the site as published), one "baseline" build with our
 i18n fixes, Korean search and theme strings turned off (what Sphinx, MyST-Parser,
 MyST-NB and sphinx-book-theme do on their own): the baseline shows each upstream bug
-is real, the site shows it fixed.
+is real, the site shows it fixed. The builds run in conftest's warm Sphinx process (the
+one `jaxko site watch` uses: a fresh fork per build), but for the two tests about
+sphinx-build's own process (MyST-NB's execution cache, a failed build's leftovers).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def _copy_docs(tmp: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> site_build.SiteResult:
+def site(tmp_path_factory, warm_sphinx) -> site_build.SiteResult:
     tmp = tmp_path_factory.mktemp("site")
     notebooks = tmp / "notebooks-ko"
     notebooks.mkdir()
@@ -44,17 +46,18 @@ def site(tmp_path_factory) -> site_build.SiteResult:
         execute=False, srcdir=_copy_docs(tmp), outdir=tmp / "html",
         locale_dir=SITE / "locale", glossary=SITE / "glossary.yaml",
         overrides={"jaxko_notebooks_dir": str(notebooks),
-                   "jaxko_github_repo": "jax-docs-ko/jax-docs-ko"})
+                   "jaxko_github_repo": "jax-docs-ko/jax-docs-ko"}, sphinx=warm_sphinx)
 
 
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory) -> site_build.SiteResult:
+def baseline(tmp_path_factory, warm_sphinx) -> site_build.SiteResult:
     tmp = tmp_path_factory.mktemp("baseline")
     return site_build.build(
         execute=False, srcdir=_copy_docs(tmp), outdir=tmp / "html",
         locale_dir=SITE / "locale", glossary=SITE / "glossary.yaml",
         overrides={"jaxko_i18n_fixes": "0", "jaxko_korean_search": "0",
-                   "jaxko_search_morphology": "0", "jaxko_theme_messages": "0"})
+                   "jaxko_search_morphology": "0", "jaxko_theme_messages": "0"},
+        sphinx=warm_sphinx)
 
 
 def page(result: site_build.SiteResult, name: str) -> str:
@@ -270,14 +273,14 @@ def test_progress_page_has_chart_and_per_page_rows(site):
     assert "김역자, 박번역" in text
 
 
-def test_generated_pages_never_reach_gettext(site, tmp_path):
+def test_generated_pages_never_reach_gettext(site, tmp_path, warm_sphinx):
     """A gettext run over a tree an HTML build wrote into removes the stubs first."""
     from jaxko.extract import run_sphinx, sphinx_env
 
     srcdir = site.outdir.parent / "docs"
     assert (srcdir / "translation" / "glossary.rst").is_file()
     status, warnings = run_sphinx("gettext", srcdir, tmp_path / "pot", confdir=FIXTURES.parents[1],
-                                  env=sphinx_env("narrative", "off", srcdir))
+                                  env=sphinx_env("narrative", "off", srcdir), run=warm_sphinx)
     assert status == 0, warnings
     assert not (tmp_path / "pot" / "translation").exists()
     assert not (srcdir / "translation").exists()
@@ -336,7 +339,7 @@ def test_a_page_of_known_texts_does_not_load_kiwi(tmp_path, monkeypatch):
     assert loaded == [1]
 
 
-def test_kiwi_nouns_are_kept_between_builds(site, tmp_path):
+def test_kiwi_nouns_are_kept_between_builds(site, tmp_path, warm_sphinx):
     """The rebuild re-indexes pages from the noun cache: no new entry, file not rewritten."""
     cache = site.outdir.parent / ".doctrees" / site.outdir.name / "jaxko-nouns.json"
     data = json.loads(cache.read_text(encoding="utf-8"))
@@ -348,7 +351,7 @@ def test_kiwi_nouns_are_kept_between_builds(site, tmp_path):
         execute=False, srcdir=site.outdir.parent / "docs", outdir=site.outdir,
         locale_dir=SITE / "locale", glossary=SITE / "glossary.yaml",
         overrides={"jaxko_notebooks_dir": str(site.outdir.parent / "notebooks-ko"),
-                   "jaxko_github_repo": "jax-docs-ko/jax-docs-ko"})
+                   "jaxko_github_repo": "jax-docs-ko/jax-docs-ko"}, sphinx=warm_sphinx)
     assert (cache.stat().st_mtime_ns, search_index(again)) == before
 
 
@@ -408,13 +411,14 @@ def test_cli_help():
     assert proc.returncode == 0 and "--no-execute" in proc.stdout and "--builds" in proc.stdout
 
 
-def test_changed_credits_reach_the_page_in_an_incremental_build(tmp_path):
+def test_changed_credits_reach_the_page_in_an_incremental_build(tmp_path, warm_sphinx):
     """assignments.yaml is no Sphinx input; the banner must follow it all the same."""
     locale = tmp_path / "locale"
     shutil.copytree(SITE / "locale", locale)
     docs = _copy_docs(tmp_path)
     kwargs = dict(execute=False, srcdir=docs, outdir=tmp_path / "html", locale_dir=locale,
-                  glossary=SITE / "glossary.yaml", overrides={"jaxko_search_morphology": "0"})
+                  glossary=SITE / "glossary.yaml", overrides={"jaxko_search_morphology": "0"},
+                  sphinx=warm_sphinx)
     site_build.build(**kwargs)
     assert "번역: 김역자" in page_at(tmp_path / "html", "guide")
     assignments = locale / "ko" / "assignments.yaml"
@@ -466,7 +470,7 @@ def test_percent_text(value, text):
     assert percent_text(value) == text
 
 
-def test_a_failed_build_leaves_no_static_file_behind(tmp_path):
+def test_a_failed_build_leaves_no_static_file_behind(tmp_path, warm_sphinx):
     """pydata-sphinx-theme copies the logo into _static even after a failed build."""
     import subprocess
     import sys
@@ -491,7 +495,8 @@ def test_a_failed_build_leaves_no_static_file_behind(tmp_path):
     assert not (outdir / "_static").is_file()
     (docs / "broken.md").unlink()
     result = site_build.build(execute=False, srcdir=docs, outdir=outdir,
-                              locale_dir=SITE / "locale", overrides={"jaxko_search_morphology": "0"})
+                              locale_dir=SITE / "locale", overrides={"jaxko_search_morphology": "0"},
+                              sphinx=warm_sphinx)
     assert (result.outdir / "_static" / "jax_logo_250px.png").is_file()
 
 

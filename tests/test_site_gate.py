@@ -114,6 +114,15 @@ PAYLOADS = [
 ]
 PAGES = {"index": "rst", "page": "md", "nb": "ipynb"}
 CLEAN = "번역된 문단입니다."
+# The builds here run in conftest's warm Sphinx process (a fresh fork per build). All but
+# the published hostile build skip Kiwi's nouns in the search index: search is not what
+# they test, and the model's load is most of a small build's time.
+NO_KIWI = {"jaxko_search_morphology": "0"}
+
+
+def _build(docs: Path, outdir: Path, locale: Path, sphinx, **overrides) -> site_build.SiteResult:
+    return site_build.build(execute=False, srcdir=docs, outdir=outdir, locale_dir=locale,
+                            sphinx=sphinx, overrides={**NO_KIWI, **overrides})
 
 
 def _tree(tmp: Path, hostile: bool) -> tuple[Path, Path]:
@@ -204,10 +213,12 @@ def _no_effect(outdir: Path, *, gated: bool = True) -> None:
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory):
+def hostile(tmp_path_factory, warm_sphinx):
+    """The hostile tree built as published (the gate on, Korean search with Kiwi)."""
     tmp = tmp_path_factory.mktemp("gate")
     docs, locale = _tree(tmp, hostile=True)
-    result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html", locale_dir=locale)
+    result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html", locale_dir=locale,
+                              sphinx=warm_sphinx)
     return tmp, docs, locale, result
 
 
@@ -226,14 +237,11 @@ def test_no_payload_reaches_the_output(hostile):
     assert pages.count(CLEAN) == len(PAGES)
 
 
-def test_the_second_layer_holds_without_the_catalog_gate(tmp_path, monkeypatch):
+def test_the_second_layer_holds_without_the_catalog_gate(second_layer_only):
     """With the catalog gate let through (as if a rule missed a payload), the Sphinx layer
     still keeps every effect off the site: no file insertion or raw content in a
     translated message, active HTML shown as text, only http/https/mailto links."""
-    monkeypatch.setattr(site_gate, "find_blocked", lambda *args, **kwargs: [])
-    docs, locale = _tree(tmp_path, hostile=True)
-    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
-                              locale_dir=locale)
+    result = second_layer_only
     assert result.blocked == []
     _no_effect(result.outdir, gated=False)
     gate_warnings = [w for w in result.unexpected if "jaxko gate" in w or "disabled" in w]
@@ -273,26 +281,24 @@ def test_strict_build_fails_and_names_each_blocked_message(hostile, tmp_path):
     assert not PWNED.exists() and not PWNED_SCRIPT.exists()
 
 
-def test_clean_catalogs_build_with_nothing_blocked(tmp_path):
+def test_clean_catalogs_build_with_nothing_blocked(tmp_path, warm_sphinx):
     docs, locale = _tree(tmp_path, hostile=False)
-    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
-                              locale_dir=locale)
+    result = _build(docs, tmp_path / "html", locale, warm_sphinx)
     assert result.blocked == []
     assert CLEAN in (result.outdir / "page.html").read_text(encoding="utf-8")
 
 
-def test_a_source_download_outside_the_tree_is_not_copied(tmp_path):
+def test_a_source_download_outside_the_tree_is_not_copied(tmp_path, warm_sphinx):
     """The second layer: even a source page cannot pull a file from outside the tree."""
     docs, locale = _tree(tmp_path, hostile=False)
     with (docs / "page.md").open("a", encoding="utf-8") as handle:
         handle.write(f"\n{{download}}`secret <{OUTSIDE}>`\n")
-    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
-                              locale_dir=locale)
+    result = _build(docs, tmp_path / "html", locale, warm_sphinx)
     assert SECRET not in _output_text(result.outdir)
     assert any("outside the docs tree" in w for w in result.unexpected)
 
 
-def test_html_in_a_rest_msgstr_is_shown_as_text_not_blocked(tmp_path):
+def test_html_in_a_rest_msgstr_is_shown_as_text_not_blocked(tmp_path, warm_sphinx):
     """reST has no inline HTML: docutils escapes `<script>` in a paragraph, so the check
     does not call it raw HTML there (safety.html is MyST-only) and the page shows it as
     text, with nothing that acts."""
@@ -301,15 +307,14 @@ def test_html_in_a_rest_msgstr_is_shown_as_text_not_blocked(tmp_path):
     po = polib.pofile(str(catalog))
     po.find("Paragraph 1 of index.").msgstr = "본문 <script>alert(11)</script> <img src=x onerror=alert(12)>"
     po.save(str(catalog))
-    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
-                              locale_dir=locale)
+    result = _build(docs, tmp_path / "html", locale, warm_sphinx)
     assert result.blocked == []
     pages = _articles(result.outdir)
     assert "본문 &lt;script&gt;alert(11)&lt;/script&gt;" in pages
     assert active_parts(pages) == []
 
 
-def test_no_directive_runs_inside_a_translated_message(tmp_path, monkeypatch):
+def test_no_directive_runs_inside_a_translated_message(tmp_path, monkeypatch, warm_sphinx):
     """The Sphinx layer alone (the catalog gate let through): a reST msgstr
     `.. plot:: scripts/pwn.py`, a directive with an argument and no body, finds an empty
     directive table and runs nothing; the same directive in the English source does run
@@ -325,20 +330,19 @@ def test_no_directive_runs_inside_a_translated_message(tmp_path, monkeypatch):
     po.find("Paragraph 1 of index.").msgstr = "본문.\n\n.. plot:: scripts/pwn.py"
     po.save(str(catalog))
     PWNED_SCRIPT.unlink(missing_ok=True)
-    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
-                              locale_dir=locale)
+    result = _build(docs, tmp_path / "html", locale, warm_sphinx)
     assert not PWNED_SCRIPT.exists()
     assert any("directive `plot` in a translated message; not run" in w for w in result.warnings)
     with (docs / "index.rst").open("a", encoding="utf-8") as handle:
         handle.write("\n.. plot:: scripts/pwn.py\n")
-    site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html2", locale_dir=locale)
+    _build(docs, tmp_path / "html2", locale, warm_sphinx)
     try:
         assert PWNED_SCRIPT.exists(), "plot did not run even from the source: the test is void"
     finally:
         PWNED_SCRIPT.unlink(missing_ok=True)
 
 
-def test_an_entry_is_blocked_by_its_key_not_by_its_text(tmp_path):
+def test_an_entry_is_blocked_by_its_key_not_by_its_text(tmp_path, warm_sphinx):
     """Two entries with one msgid, one with a msgctxt: the hostile one is refused, the
     other keeps its translation on the page (blocking is per entry)."""
     docs, locale = _tree(tmp_path, hostile=False)
@@ -348,8 +352,7 @@ def test_an_entry_is_blocked_by_its_key_not_by_its_text(tmp_path):
                             msgstr="<script>alert(40)</script>",
                             occurrences=[("page.md", "99")]))
     po.save(str(catalog))
-    result = site_build.build(execute=False, srcdir=docs, outdir=tmp_path / "html",
-                              locale_dir=locale)
+    result = _build(docs, tmp_path / "html", locale, warm_sphinx)
     assert {(b.msgctxt, b.msgid) for b in result.blocked} == {("elsewhere", "Paragraph 1 of page.")}
     gated = polib.pofile(str(tmp_path / "html-locale" / "ko" / "LC_MESSAGES" / "page.po"))
     assert gated.find("Paragraph 1 of page.").msgstr == CLEAN
@@ -358,14 +361,14 @@ def test_an_entry_is_blocked_by_its_key_not_by_its_text(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def second_layer_only(tmp_path_factory):
-    """The hostile tree built with the catalog gate let through: only Sphinx's layer."""
+def second_layer_only(tmp_path_factory, warm_sphinx):
+    """The hostile tree built with the catalog gate let through: only Sphinx's layer
+    (read by test_the_second_layer_holds_without_the_catalog_gate and the browser)."""
     tmp = tmp_path_factory.mktemp("ungated")
     docs, locale = _tree(tmp, hostile=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(site_gate, "find_blocked", lambda *args, **kwargs: [])
-        return site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
-                                locale_dir=locale)
+        return _build(docs, tmp / "html", locale, warm_sphinx)
 
 
 @pytest.mark.browser

@@ -6,7 +6,8 @@ Sphinx and the project's conf.py and opened in Chromium: no formula covers the p
 carries a style, class or id of its own, or links anywhere but http, https or mailto;
 every formula of the page renders, the ones using ``\\href`` (MathJax's html
 extension) included. ``jaxko check`` refusing the same payloads in a msgstr is
-tests/test_check_math.py's.
+tests/test_check_math.py's. The site is built in conftest's warm Sphinx process, without
+Kiwi's nouns in the search index (search is not what this tests).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ FORMULAS = len(PAYLOADS) + 2  # the \class/\cssId line has two, and $x^2$ below
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, warm_sphinx):
     if not CHROMIUM.is_file():
         pytest.fail(f"{CHROMIUM} missing: run `make system-deps` (.ci/system-deps.sh)")
     tmp = tmp_path_factory.mktemp("math-safe")
@@ -55,7 +56,8 @@ def site(tmp_path_factory):
     po.append(polib.POEntry(msgid="Math page", msgstr="수식 페이지"))
     po.save(str(catalog))
     result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
-                              locale_dir=tmp / "locale")
+                              locale_dir=tmp / "locale", sphinx=warm_sphinx,
+                              overrides={"jaxko_search_morphology": "0"})
     yield from serve(result.outdir)
 
 

@@ -73,11 +73,42 @@ def search(page, served: str, query: str) -> list[dict]:
     return page.evaluate(RESULTS)
 
 
-def test_search_says_how_many_pages_it_found(served, page):
+@pytest.fixture(scope="module")
+def searched(served, browser):  # noqa: F811
+    """``searched(query)``: the search page opened on ``query`` once for the module (each
+    search fetches every result's page for its excerpt; several tests read one query),
+    in a fresh page, once its excerpts are in and the network is idle: ``results``
+    (RESULTS), ``summary`` (the line that counts them), ``requests`` (every URL the page
+    asked for). The search for 배열 leaves a screenshot in ARTIFACTS."""
+    done: dict[str, dict] = {}
+
+    def searched(query: str) -> dict:
+        if query not in done:
+            context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                          locale="ko-KR")
+            try:
+                page = context.new_page()
+                requests: list[str] = []
+                page.on("request", lambda request: requests.append(request.url))
+                results = search(page, served, query)
+                page.wait_for_load_state("networkidle")
+                summary = page.locator("#search-results p.search-summary").inner_text()
+                if query == "배열":
+                    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(ARTIFACTS / "real-site-search.png"), full_page=False)
+            finally:
+                context.close()
+            done[query] = {"results": results, "summary": summary, "requests": requests}
+        return done[query]
+
+    return searched
+
+
+def test_search_says_how_many_pages_it_found(searched):
     """Sphinx's Korean catalog has an empty translation of this message (no count)."""
-    results = search(page, served, "배열")
-    status = page.locator("#search-results p.search-summary").inner_text()
-    assert f"{len(results)}개" in status, status
+    found = searched("배열")
+    status = found["summary"]
+    assert f"{len(found['results'])}개" in status, status
 
 
 @pytest.mark.parametrize("query, words", [
@@ -89,8 +120,8 @@ def test_search_says_how_many_pages_it_found(served, page):
     ("합성곱", ["합성곱"]),
     ("vmap", ["vmap"]),
 ])
-def test_every_result_has_an_excerpt_with_the_query_highlighted(served, page, query, words):
-    results = search(page, served, query)
+def test_every_result_has_an_excerpt_with_the_query_highlighted(searched, query, words):
+    results = searched(query)["results"]
     assert len(results) >= 3, results
     without = [r["href"] for r in results if not r["text"].strip(" .…")]
     assert not without, f"{len(without)} of {len(results)} results without an excerpt: {without[:5]}"
@@ -99,9 +130,6 @@ def test_every_result_has_an_excerpt_with_the_query_highlighted(served, page, qu
     assert not unmarked, f"{len(unmarked)} of {len(results)} excerpts without the query: {unmarked[:3]}"
     chrome = [r["href"] for r in results if re.search(r"System Settings|Light\s+Dark", r["text"])]
     assert not chrome, chrome
-    if query == "배열":
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "real-site-search.png"), full_page=False)
 
 
 # ---------------------------------------------------------------- other hosts: none
@@ -117,13 +145,13 @@ PAGES = ["index.html", "search.html?q=배열", "genindex.html",
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_page_requests_nothing_from_another_host(served, page, name):
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    page.goto(f"{served}/{name}")
-    page.wait_for_load_state("networkidle")
-    if name.startswith("search"):
-        page.wait_for_function(EXCERPTS_DONE, timeout=60_000)
+def test_page_requests_nothing_from_another_host(served, page, searched, name):
+    if name.startswith("search.html?q="):  # the search page, its excerpts fetched
+        requests = searched(name.removeprefix("search.html?q="))["requests"]
+    else:
+        requests = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(f"{served}/{name}")
         page.wait_for_load_state("networkidle")
     local = urlparse(served).netloc
     foreign = sorted({url for url in requests
@@ -364,10 +392,16 @@ UPSTREAM_DEAD_ANCHORS = {
 }
 
 
-def test_no_link_to_upstreams_docs_for_a_page_built_here(real_site):
+def test_no_link_to_upstreams_docs_for_a_page_built_here(real_site, monkeypatch):
     """Upstream's absolute URLs to its own pages (145 on 47 pages before jaxko.site.ext.links)
     open the Korean page; the others are marked English."""
+    import functools
+
+    import test_site_links
     from test_site_links import missing_local_anchors, upstream_links_to_built
+
+    # Both scans read every page's links and ids: each page is parsed once for the two.
+    monkeypatch.setattr(test_site_links, "read_page", functools.cache(test_site_links.read_page))
 
     left = upstream_links_to_built(real_site)
     assert not left, f"{len(left)} links, e.g. {left[:5]}"
@@ -401,8 +435,8 @@ def test_a_korean_link_opens_the_korean_page(served, page):
     ("shard_map", "notebooks/shard_map.html"),
     ("자동 미분", "automatic-differentiation.html"),
 ])
-def test_search_lists_the_page_titled_by_the_query_first(served, page, query, first):
-    results = search(page, served, query)
+def test_search_lists_the_page_titled_by_the_query_first(searched, query, first):
+    results = searched(query)["results"]
     assert results[0]["href"].split("#")[0].endswith(first), [r["href"] for r in results[:5]]
 
 
