@@ -13,6 +13,7 @@ captured at the file descriptors; an escaping exception fails the test).
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,29 @@ def test_corpus_size():
     inputs = (len(GLOSSARY) + len(ASSIGNMENTS) + len(REVIEWS) + other_files + len(OPTIONS)
               + len(MALFORMED))
     assert inputs >= 40, inputs
+
+
+def test_the_in_process_runner_shows_what_the_process_shows(tmp_path, monkeypatch):
+    """The cases run in this process see what a user sees: the same exit status and
+    output as the real process; a second line (even one a child process writes) shows;
+    an exception escaping the command (a traceback for the user) fails the test."""
+    from jaxko.commands import fmt as fmt_command
+
+    for case in ("catalog-missing/fmt", "option-bad-choice"):
+        argv = OPTIONS.get(case) or [a.replace("{dir}", str(tmp_path)) for a in CASES[case][1]]
+        real, here = run_jaxko(*argv), run_jaxko_in_process(*argv)
+        assert (here.returncode, here.stdout, here.stderr) == (
+            real.returncode, real.stdout, real.stderr), case
+    argv = [a.replace("{dir}", str(tmp_path)) for a in CASES["catalog-missing/fmt"][1]]
+    real_run = fmt_command.run
+
+    def noisy(args):
+        subprocess.run(["sh", "-c", "echo a child says more >&2"], check=True)
+        return real_run(args)
+
+    monkeypatch.setattr(fmt_command, "run", noisy)
+    lines = _one_clean_error(run_jaxko_in_process(*argv))
+    assert len(lines) == 2 and lines[0] == "a child says more", lines  # a case would fail
+    monkeypatch.setattr(fmt_command, "run", lambda args: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        run_jaxko_in_process(*argv)

@@ -56,9 +56,9 @@ def _plant(tmp: Path) -> None:
 
 def _build(tmp: Path, *extra: str, run=run_jaxko_in_process):
     return run("site", "build", "--no-execute", "--no-notebooks",
-                     "--srcdir", str(tmp / "docs"), "--outdir", str(tmp / "html"),
-                     "--locale-dir", str(tmp / "locale"),
-                     "--glossary", str(SITE / "glossary.yaml"), *extra, cwd=tmp)
+               "--srcdir", str(tmp / "docs"), "--outdir", str(tmp / "html"),
+               "--locale-dir", str(tmp / "locale"),
+               "--glossary", str(SITE / "glossary.yaml"), *extra, cwd=tmp)
 
 
 def _line_of(catalog: Path, needle: str) -> int:

@@ -60,9 +60,9 @@ def _project(tmp_path: Path) -> Path:
 
 def _build(project: Path, run=run_jaxko, **env) -> subprocess.CompletedProcess:
     return run("site", "build", "--no-execute", "--no-notebooks",
-                     "--srcdir", str(project / "docs"), "--outdir", str(project / "html"),
-                     "--locale-dir", str(project / "locale"),
-                     "--glossary", str(project / "glossary.yaml"), env=env)
+               "--srcdir", str(project / "docs"), "--outdir", str(project / "html"),
+               "--locale-dir", str(project / "locale"),
+               "--glossary", str(project / "glossary.yaml"), env=env)
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN))
