@@ -45,7 +45,7 @@ def _catalog(path: Path, pairs: list[tuple[str, str]]) -> None:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, warm_sphinx):
     if not CHROMIUM.is_file():
         pytest.fail(f"{CHROMIUM} missing: run `make system-deps` (.ci/system-deps.sh)")
     tmp = tmp_path_factory.mktemp("search-escape")
@@ -66,8 +66,9 @@ def site(tmp_path_factory):
     _catalog(locale / "markdown.po", [
         ("Markdown page", "마크다운 페이지"), ("An introduction.", "소개입니다."),
         ("Markdown heading", MYST_TITLE), ("A paragraph.", "문단입니다.")])
+    # Built as published (Korean search with Kiwi), in conftest's warm Sphinx process.
     result = site_build.build(execute=False, srcdir=docs, outdir=tmp / "html",
-                              locale_dir=tmp / "locale")
+                              locale_dir=tmp / "locale", sphinx=warm_sphinx)
     yield from serve(result.outdir)
 
 
