@@ -5,8 +5,9 @@ Each tree is two pages of short sentences built from a small vocabulary with fix
 renderings, so the aligner has enough co-occurrence to learn from; the planted fault
 is one term rendered another way on some messages.
 
-The reports are read from `jaxko terms` run in this process (no interpreter and Kiwi
-start per run), and the runs of the whole file share one analysis cache, keyed by
+The reports are read from `jaxko terms` run in this process (no interpreter start per
+run, the Kiwi that checks rendering shapes loaded once), and the runs of the file share
+one analysis cache, keyed by
 the content analysed (messages and the words taught to Kiwi): a tree another test
 already analysed with the same glossary words is not aligned twice. The exit-2 and
 --help tests run the real command in a subprocess, where the process boundary is what
