@@ -7,11 +7,10 @@ is one term rendered another way on some messages.
 
 The reports are read from `jaxko terms` run in this process (no interpreter start per
 run, the Kiwi that checks rendering shapes loaded once), and the runs of the file share
-one analysis cache, keyed by
-the content analysed (messages and the words taught to Kiwi): a tree another test
-already analysed with the same glossary words is not aligned twice. The exit-2 and
---help tests run the real command in a subprocess, where the process boundary is what
-they check.
+one analysis cache, keyed by the content analysed (messages and the words taught to
+Kiwi): a tree another test already analysed with the same glossary words is not
+aligned twice. The exit-2 and --help tests run the real command in a subprocess, where
+the process boundary is what they check.
 """
 
 from __future__ import annotations
