@@ -5,12 +5,12 @@ Each tree is two pages of short sentences built from a small vocabulary with fix
 renderings, so the aligner has enough co-occurrence to learn from; the planted fault
 is one term rendered another way on some messages.
 
-The reports are read from `jaxko terms` run in this process (its Kiwi loaded once per
-worker), and the runs of the whole file share one analysis cache, which is keyed by
-the content analysed (messages and the words taught to Kiwi): a tree another test
-already analysed with the same glossary words is not aligned twice. The exit-2 and
---help tests run the real command in a subprocess, where the process boundary is what
-they check.
+The reports are read from `jaxko terms` run in this process (no interpreter start per
+run, the Kiwi that checks rendering shapes loaded once), and the runs of the file share
+one analysis cache, keyed by the content analysed (messages and the words taught to
+Kiwi): a tree another test already analysed with the same glossary words is not
+aligned twice. The exit-2 and --help tests run the real command in a subprocess, where
+the process boundary is what they check.
 """
 
 from __future__ import annotations
