@@ -39,3 +39,18 @@ def test_a_rendering_holding_the_glossary_rendering_is_that_rendering():
     found = build_report(before + after + other, glossary, catalogs=3).drift
     assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
         [("recompute", ["그때그때재계산", "다시계산"])]
+
+
+def test_a_term_rendered_by_a_noun_in_under_half_its_messages_does_not_drift():
+    """keep, rendered 가집니다 (a verb: no rendering), linked now and then to a noun
+    beside it: slips, not drift."""
+    from jaxko.workflow.terms import build_report
+
+    verbs = [_aligned("a.po", n, "keep it", "가집니다 그것", {(1, 1)}) for n in range(1, 7)]
+    slips = [_aligned("b.po", n, "keep", "하나") for n in (1, 2)] + \
+        [_aligned("c.po", n, "keep", "장치") for n in (1, 2)]
+    assert build_report(verbs + slips, None, catalogs=3, all_words=True).drift == []
+    # planted: the same renderings on most of its messages drift
+    found = build_report(verbs[:3] + slips, None, catalogs=3, all_words=True).drift
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
+        [("keep", ["장치", "하나"])]

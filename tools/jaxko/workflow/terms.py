@@ -28,7 +28,9 @@ The report (:class:`Report`):
   alignment, not a second word); renderings the glossary accepts (``ko`` and
   ``variants`` of every entry for the term: register is 등록 and 레지스터) are one
   rendering. A message whose Korean holds the main rendering (the glossary's, else the
-  most used) counts for no other rendering: the aligner linked a neighbour there. A
+  most used) counts for no other rendering: the aligner linked a neighbour there; a
+  term given a noun rendering in under half of the messages that hold it (a verb such
+  as keep, rendered 가집니다) does not drift: those renderings are slips too. A
   single word common in general English (:func:`is_general`: set, work,
   time) that the glossary lacks and no drifting phrase holds is *left out* (``left_out``)
   unless ``all_words``: such a line is mostly one word with two senses;
@@ -603,6 +605,7 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
     per_term: dict[str, dict[str, Variant]] = defaultdict(dict)
     wrong: dict[str, dict[str, Variant]] = defaultdict(dict)
     term_messages: Counter = Counter()
+    term_occurs: Counter = Counter()  # messages whose English holds the term
     korean_at: dict[str, str] = {}  # place -> its Korean, spaces removed, lowercase
     accepted_keys = {key: entries.accepted for key, entries in index.items()
                      if entries.accepted}
@@ -617,6 +620,7 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
         # condition, implicit in implicit function), not a term of their own.
         longer = [positions for term, positions in occurrences
                   if len(positions) > 1 and term in index]
+        occurring: set = set()
         for term, positions in occurrences:
             if any(len(span) > len(positions) and positions[0] in span
                    and positions[-1] in span for span in longer):
@@ -628,6 +632,7 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
                     msgid_words = set(re.findall(r"[a-z0-9]+", item.pair.msgid.lower()))
                 if not entries.meant(msgid_words):
                     continue
+            occurring.add(term)
             rendering = rendering_of(item, positions)
             if rendering is None or _is_copy(rendering, term):
                 continue
@@ -645,6 +650,7 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
             _add(per_term[term], rendering, place)
         for term in {t for t, _ in seen}:
             term_messages[term] += 1
+        term_occurs.update(occurring)
 
     drift, spacing, violations, candidates = [], [], [], []
     for term, variants in per_term.items():
@@ -683,7 +689,9 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
                     break
             else:
                 clusters.append([variant])
-        if len(clusters) >= 2:
+        # A term rendered by a noun in under half of its messages is mostly rendered by
+        # a verb or by nothing (keep -> 가집니다): its noun links are the aligner's slips.
+        if len(clusters) >= 2 and 2 * term_messages[term] >= term_occurs[term]:
             heads = _evidence(clusters, korean_at, min_messages)
             if len(heads) >= 2:
                 drift.append(TermReport(term, term_messages[term], heads, glossary_rendering))
