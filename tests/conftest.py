@@ -34,17 +34,18 @@ INTEGRATION = frozenset({
 # at a time in this order to whichever worker is free, so the long files start early
 # and the short ones fill in at the end: both workers finish at about the same time.
 # test_site_real builds the shared real site (``real_site_build``) first thing;
-# test_site_korean_outputs, which reads it too, comes late enough to find it built.
+# test_site_korean_outputs, which reads it too, comes late enough to find it built (the
+# other worker takes the next files meanwhile).
 LONGEST_FIRST = (
     "test_site_real", "test_bump", "test_notebooks_interpret", "test_site_watch",
     "test_notebooks_verify", "test_terms", "test_site_state", "test_site_mode_switch",
     "test_site_check", "test_pipeline", "test_check_structure", "test_site_cell_toggles",
-    "test_site", "test_site_gate", "test_notebooks_sandbox", "test_check_prefilter",
+    "test_site", "test_site_korean_outputs", "test_site_gate", "test_notebooks_sandbox", "test_check_prefilter",
     "test_site_kiwi_process", "test_site_search_escape", "test_site_translated_markup",
     "test_upstream", "test_notebooks_extras", "test_site_browser", "test_site_early_sphinx",
     "test_site_i18n_costs", "test_lossless", "test_review_person", "test_site_doctest_flags",
     "test_site_inputs", "test_workflow_stats", "test_notebooks_build", "test_bad_inputs",
-    "test_site_holes", "test_site_korean_outputs",
+    "test_site_holes",
 )
 
 
