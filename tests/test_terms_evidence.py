@@ -54,3 +54,35 @@ def test_a_term_rendered_by_a_noun_in_under_half_its_messages_does_not_drift():
     found = build_report(verbs[:3] + slips, None, catalogs=3, all_words=True).drift
     assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
         [("keep", ["장치", "하나"])]
+
+
+def test_a_message_keeping_the_english_term_has_no_rendering_of_it():
+    """Prologue kept in English (a book's section title) beside 논거: the aligner's link
+    to 논거 is no rendering."""
+    from jaxko.workflow.terms import build_report
+
+    rendered = [_aligned("a.po", n, "prologue", "서문") for n in (1, 2, 3)]
+    kept = [_aligned("b.po", n, "prologue x", "Prologue 그 논거", {(0, 2), (1, 1)})
+            for n in (1, 2)]
+    assert build_report(rendered + kept, None, catalogs=2, all_words=True).drift == []
+    # planted: the same link without the English kept is drift
+    other = [_aligned("c.po", n, "prologue x", "그 논거", {(0, 1), (1, 0)}) for n in (1, 2)]
+    found = build_report(rendered + other, None, catalogs=2, all_words=True).drift
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
+        [("prologue", ["논거", "서문"])]
+
+
+def test_a_message_holding_any_accepted_rendering_shows_no_other():
+    """The glossary accepts 안내 beside 프롬프트; 안내 is used once only, so it is no
+    cluster of its own, yet a message holding it is no evidence of a third word."""
+    from jaxko.glossary import Glossary, Term
+    from jaxko.workflow.terms import build_report
+
+    glossary = Glossary((Term("prompt", "프롬프트", variants=("안내",)),))
+    main = [_aligned("a.po", n, "prompt", "프롬프트") for n in (1, 2, 3)]
+    slips = [_aligned("b.po", n, "prompt x", "화면 안내", {(0, 0), (1, 1)}) for n in (1, 2)]
+    assert build_report(main + slips, glossary, catalogs=2).drift == []
+    other = [_aligned("c.po", n, "prompt", "화면") for n in (1, 2)]
+    found = build_report(main + slips + other, glossary, catalogs=3).drift
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
+        [("prompt", ["프롬프트", "화면"])]

@@ -27,8 +27,10 @@ The report (:class:`Report`):
   messages, where neither contains the other (미분 inside 자동 미분 is a partial
   alignment, not a second word); renderings the glossary accepts (``ko`` and
   ``variants`` of every entry for the term: register is 등록 and 레지스터) are one
-  rendering. A message whose Korean holds the main rendering (the glossary's, else the
-  most used) counts for no other rendering: the aligner linked a neighbour there; a
+  rendering. A message whose Korean keeps the English term (a title, a name) has no
+  rendering of it, and one whose Korean holds the main rendering (any the glossary
+  accepts, else the most used) counts for no other: the aligner linked a neighbour
+  there; a
   term given a noun rendering in under half of the messages that hold it (a verb such
   as keep, rendered 가집니다) does not drift: those renderings are slips too. A
   single word common in general English (:func:`is_general`: set, work,
@@ -614,6 +616,7 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
         place = f"{_shown_path(item.pair.catalog)}:{item.pair.line}"
         korean_at[place] = item.pair.msgstr.replace(" ", "").lower()
         compact = None
+        kept = None
         msgid_words = None
         occurrences = list(term_occurrences(item))
         # Words of a longer glossary term are that term here (condition in race
@@ -632,6 +635,10 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
                     msgid_words = set(re.findall(r"[a-z0-9]+", item.pair.msgid.lower()))
                 if not entries.meant(msgid_words):
                     continue
+            if kept is None:
+                kept = item.text.lower()  # code and markup blanked out
+            if re.search(r"(?<![a-z])" + re.escape(term) + r"(?![a-z])", kept):
+                continue  # the English kept in the Korean prose (a title, a name)
             occurring.add(term)
             rendering = rendering_of(item, positions)
             if rendering is None or _is_copy(rendering, term):
@@ -692,7 +699,7 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
         # A term rendered by a noun in under half of its messages is mostly rendered by
         # a verb or by nothing (keep -> 가집니다): its noun links are the aligner's slips.
         if len(clusters) >= 2 and 2 * term_messages[term] >= term_occurs[term]:
-            heads = _evidence(clusters, korean_at, min_messages)
+            heads = _evidence(clusters, korean_at, min_messages, accepted)
             if len(heads) >= 2:
                 drift.append(TermReport(term, term_messages[term], heads, glossary_rendering))
         # Violations: the glossary's rendering absent, another word aligned.
@@ -723,19 +730,19 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
 
 
 def _evidence(clusters: list[list[Variant]], korean_at: dict[str, str],
-              min_messages: int) -> list[Variant]:
+              min_messages: int, accepted: frozenset[str] = frozenset()) -> list[Variant]:
     """The renderings of one term that drift, most used first, each with the messages
     that show it as another rendering.
 
-    The main rendering is the glossary's (its accepted renderings), else the most used
-    one. A message whose Korean holds the main rendering does not show another: the
-    aligner linked a neighbour of the term there (데코레이터를 정의: *define* linked to
-    데코레이터 while 정의 is in the sentence). Another rendering left with fewer than
-    ``min_messages`` messages is no drift."""
+    The main rendering is the glossary's (every rendering it accepts, ``accepted``),
+    else the most used one. A message whose Korean holds a main rendering does not show
+    another: the aligner linked a neighbour of the term there (데코레이터를 정의:
+    *define* linked to 데코레이터 while 정의 is in the sentence). Another rendering
+    left with fewer than ``min_messages`` messages is no drift."""
     heads = [(cluster, _merge(cluster)) for cluster in clusters]
     main_cluster, main = next(((c, h) for c, h in heads if h.accepted),
                               min(heads, key=lambda pair: (-pair[1].count, pair[1].key)))
-    main_keys = {v.key for v in main_cluster if v.accepted} or {main.key}
+    main_keys = set(accepted) | ({v.key for v in main_cluster if v.accepted} or {main.key})
     kept = [main]
     for cluster, head in heads:
         if cluster is main_cluster:
