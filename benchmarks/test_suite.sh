@@ -1,12 +1,12 @@
 #!/bin/bash
-# `make test` at two commits, measured in one run on this machine (issue 40): each commit
-# is checked out into a temporary worktree and its own Makefile's `test` command is run
-# (pytest only: the venv is this checkout's .venv, so both runs use the same toolchain
-# and nothing is installed), one after the other, then the pair again in reverse order
+# `make test` at several commits, measured in one run on this machine (issue 40): each
+# commit is checked out into a temporary worktree and its own Makefile's `test` command
+# is run (pytest only: the venv is this checkout's .venv, so every run uses the same
+# toolchain and nothing is installed), one after the other, then again in reverse order
 # when ROUNDS=2. Prints, per run: tests passed/failed, pytest's wall time, and the CPU
 # time of the whole run (user + sys, from /usr/bin/time).
 #
-# Usage: benchmarks/test_suite.sh BEFORE AFTER   e.g.
+# Usage: benchmarks/test_suite.sh COMMIT...   e.g.
 #   benchmarks/test_suite.sh b8a05c3 HEAD
 # Needs _build/upstream staged in this checkout (copied into each worktree). Logs:
 # _build/test-suite-<commit>-<n>.log.
@@ -14,7 +14,8 @@ set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 ROUNDS=${ROUNDS:-1}
-before=$(git rev-parse --short "$1") after=$(git rev-parse --short "$2")
+commits=()
+for c in "$@"; do commits+=("$(git rev-parse --short "$c")"); done
 run() {
   local commit=$1 n=$2 tree log command
   tree=$(mktemp -d /tmp/jaxko-suite-XXXX)
@@ -30,5 +31,7 @@ run() {
   git worktree remove --force "$tree"
 }
 for n in $(seq 1 "$ROUNDS"); do
-  if [ $((n % 2)) = 1 ]; then run "$before" "$n"; run "$after" "$n"; else run "$after" "$n"; run "$before" "$n"; fi
+  if [ $((n % 2)) = 1 ]; then order=("${commits[@]}"); else
+    order=(); for ((i=${#commits[@]}-1; i>=0; i--)); do order+=("${commits[$i]}"); done; fi
+  for c in "${order[@]}"; do run "$c" "$n"; done
 done
