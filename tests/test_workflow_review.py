@@ -159,6 +159,28 @@ def test_ai_pass_and_reject_are_recorded_as_such(project, capsys):
     assert keys == sorted(keys) and len(keys) == 2     # stable order: small diffs
 
 
+def test_an_edit_answering_a_rejection_is_changed_with_the_diff_from_the_rejected_text(
+        project, capsys):
+    """The reviewer who rejected, or the next one, sees what the translator changed in
+    answer: state changed, the word diff from the rejected Korean, in the queue's text
+    and JSON."""
+    locale, catalog = project["locale"], project["catalog"]
+    assert main(["review", "reject", "doc", "--locale-dir", str(locale), "--kind", "ai-pass",
+                 "--reviewer", "검수자", "-m", key_of("Use the function."),
+                 "--note", "'사용합니다' 대신 '씁니다'"]) == 0
+    po = catalogs.load(catalog)
+    rejected = po.find("Use the function.").msgstr
+    po.find("Use the function.").msgstr = rejected.replace("사용합니다", "씁니다")
+    catalogs.save(po, catalog)
+    capsys.readouterr()
+    item = queue(capsys, locale)["Use the function."]
+    assert item["state"] == "changed", item
+    assert item["diff"] == review.word_diff(rejected, rejected.replace("사용합니다", "씁니다"))
+    assert "[-" in item["diff"] and "{+" in item["diff"]
+    assert main(["review", "queue", "--kind", "ai-pass", "--locale-dir", str(locale)]) == 0
+    assert f"diff since the earlier rejection: {item['diff']}" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("text", ["- key: [unclosed\n", "just a string\n", "- {key: a}\n"])
 def test_broken_records_file_is_one_line(project, capsys, text):
     locale = project["locale"]

@@ -398,12 +398,16 @@ class Item:
         return "unreviewed"
 
     def earlier(self) -> Record | None:
-        """An approval of an earlier text of this message (a person's before an AI
-        pass's): what the word diff compares with."""
-        for kind in Kind:
-            record = self.records.get(kind)
-            if record is not None and record.approved and not self.is_current(record):
-                return record
+        """A record of an earlier text of this message, what the word diff compares
+        with: an approval (a person's before an AI pass's), else a rejection the
+        translator has since answered by editing (the reviewer sees what changed in
+        answer to it)."""
+        for approved in (True, False):
+            for kind in Kind:
+                record = self.records.get(kind)
+                if record is not None and record.approved is approved \
+                        and not self.is_current(record):
+                    return record
         return None
 
     @property
@@ -838,7 +842,8 @@ def describe(item: Item) -> list[str]:
     lines.append(f"  en:  {item.msgid}")
     lines.append(f"  ko:  {item.msgstr}")
     if item.diff:
-        lines.append(f"  diff since the earlier approval: {item.diff}")
+        since = "approval" if item.earlier().approved else "rejection"
+        lines.append(f"  diff since the earlier {since}: {item.diff}")
     for kind, record in item.records.items():
         lines.append("  " + record_line(item, record))
         for past in record.history:

@@ -139,7 +139,8 @@ def message_cells(item: review.Item, found: list) -> tuple[str, str, str, str]:
     korean = escape(item.msgstr)
     earlier = item.earlier()
     if earlier is not None and earlier.msgstr != item.msgstr:
-        korean += (f'<div class="diff">승인된 번역과의 차이: '
+        said = "승인된" if earlier.approved else "반려된"
+        korean += (f'<div class="diff">{said} 번역과의 차이: '
                    f'{_diff_html(earlier.msgstr, item.msgstr)}</div>')
     english = escape(item.msgid)
     if item.previous_msgid is not None:
