@@ -8,7 +8,8 @@
 #
 # Usage: benchmarks/test_suite.sh COMMIT...   e.g.
 #   benchmarks/test_suite.sh b8a05c3 HEAD
-# Needs _build/upstream staged in this checkout (copied into each worktree). Logs:
+# Needs _build/upstream staged in this checkout (copied into each worktree) and the
+# pinned upstream at ../shared/upstream, as `make test` does. Logs:
 # _build/test-suite-<commit>-<n>.log.
 set -u
 cd "$(dirname "$0")/.."
@@ -18,7 +19,8 @@ commits=()
 for c in "$@"; do commits+=("$(git rev-parse --short "$c")"); done
 run() {
   local commit=$1 n=$2 tree log command
-  tree=$(mktemp -d /tmp/jaxko-suite-XXXX)
+  # Beside this checkout, as a clone is: the tests read the pinned upstream at ../shared.
+  tree=$(mktemp -d "$ROOT/../jaxko-suite-XXXX")
   git worktree add -q --detach "$tree" "$commit"
   mkdir -p "$tree/_build" && cp -r "$ROOT/_build/upstream" "$tree/_build/"
   ln -s "$ROOT/.venv" "$tree/.venv"
