@@ -25,10 +25,17 @@ def _options(docs: Path, locale: Path, outdir: Path) -> list[str]:
     return [*BUILD, "--srcdir", str(docs), "--locale-dir", str(locale), "--outdir", str(outdir)]
 
 
+def _interruptible() -> None:
+    # As in a terminal: a runner started in the background ignores SIGINT, and the
+    # watcher would inherit that (Python then installs no KeyboardInterrupt handler).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "jaxko", "site", "watch", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "JAXKO_PROGRESS_INTERVAL": "1000"})
+                            env={**os.environ, "JAXKO_PROGRESS_INTERVAL": "1000"},
+                            preexec_fn=_interruptible)
 
 
 def _until_watching(proc: subprocess.Popen, seen: list[str]) -> None:
