@@ -260,16 +260,30 @@ def run_jaxko_in_process(*args: str, cwd: Path | None = None, env: dict | None =
     return proc
 
 
+_WARM: dict = {}
+
+
+def pytest_sessionstart(session):
+    """The warm Sphinx process of ``warm_sphinx`` is forked here, before any test runs:
+    a fork after a test has imported JAX (whose threads make a later fork unsafe) or
+    patched anything in this process would carry those into every build."""
+    from jaxko.site.watch import WarmSphinx
+
+    _WARM["sphinx"] = WarmSphinx()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    sphinx = _WARM.pop("sphinx", None)
+    if sphinx is not None:
+        sphinx.close()
+
+
 @pytest.fixture(scope="session")
 def warm_sphinx():
     """One warm Sphinx process per test worker (:class:`jaxko.site.watch.WarmSphinx`, the
     one `jaxko site watch` runs its builds in), to pass as ``site_build.build(sphinx=...)``
     or ``run_sphinx(run=...)``: each build runs the real sphinx-build in a fresh fork of
     it, which has Sphinx, MyST-NB, the theme and the extensions imported already (after
-    the first build). Session-scoped fixtures are set up before any test's own, so the
-    fork is taken before a test patches anything in this process."""
-    from jaxko.site.watch import WarmSphinx
-
-    sphinx = WarmSphinx()
-    yield sphinx
-    sphinx.close()
+    the first build). It was forked when the session started (``pytest_sessionstart``),
+    so no test's imports or patches reach it."""
+    return _WARM["sphinx"]
