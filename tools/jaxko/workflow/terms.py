@@ -30,10 +30,9 @@ The report (:class:`Report`):
   rendering. A message whose Korean keeps the English term (a title, a name) has no
   rendering of it, and one whose Korean holds the main rendering (any the glossary
   accepts, else the most used) counts for no other: the aligner linked a neighbour
-  there; a
-  term given a noun rendering in under half of the messages that hold it (a verb such
-  as keep, rendered 가집니다) does not drift: those renderings are slips too. A
-  single word common in general English (:func:`is_general`: set, work,
+  there; a term given a noun rendering in under half of the messages that hold it (a
+  verb such as keep, rendered 가집니다) does not drift: those renderings are slips too.
+  A single word common in general English (:func:`is_general`: set, work,
   time) that the glossary lacks and no drifting phrase holds is *left out* (``left_out``)
   unless ``all_words``: such a line is mostly one word with two senses;
 * **spacing**: one rendering written with different spacing, each on at least
@@ -545,8 +544,12 @@ def _is_copy(rendering: Rendering, term: str) -> bool:
     if rendering.key.isascii() and rendering.key.lower().replace("-", "") == \
             term.replace(" ", "").replace("-", ""):
         return True
-    return re.search(r"(?<![a-z])" + re.escape(term) + r"(?![a-z])",
-                     rendering.shown.lower()) is not None
+    return _holds_word(rendering.shown.lower(), term)
+
+
+def _holds_word(text: str, term: str) -> bool:
+    """Whether lower-case ``text`` holds the English ``term`` as a word of its own."""
+    return re.search(r"(?<![a-z])" + re.escape(term) + r"(?![a-z])", text) is not None
 
 
 class Entries(NamedTuple):
@@ -614,8 +617,7 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
     for item in analysed:
         seen: set = set()
         place = f"{_shown_path(item.pair.catalog)}:{item.pair.line}"
-        korean_at[place] = item.pair.msgstr.replace(" ", "").lower()
-        compact = None
+        compact = korean_at[place] = item.pair.msgstr.replace(" ", "").lower()
         kept = None
         msgid_words = None
         occurrences = list(term_occurrences(item))
@@ -637,7 +639,7 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
                     continue
             if kept is None:
                 kept = item.text.lower()  # code and markup blanked out
-            if re.search(r"(?<![a-z])" + re.escape(term) + r"(?![a-z])", kept):
+            if _holds_word(kept, term):
                 continue  # the English kept in the Korean prose (a title, a name)
             occurring.add(term)
             rendering = rendering_of(item, positions)
@@ -650,8 +652,6 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
                 continue
             seen.add((term, rendering.key))
             if accepted and entries.checked and rendering.key not in accepted:
-                if compact is None:
-                    compact = item.pair.msgstr.replace(" ", "").lower()
                 if not any(a in compact for a in accepted):
                     _add(wrong[term], rendering, place)
             _add(per_term[term], rendering, place)
