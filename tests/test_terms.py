@@ -15,8 +15,6 @@ the process boundary is what they check.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 import subprocess
@@ -25,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import run_jaxko
+from conftest import run_jaxko, run_jaxko_in_process
 
 # English noun -> Korean rendering; every sentence uses two of them.
 VOCABULARY = {
@@ -103,24 +101,9 @@ def _shared_terms_cache(_own_check_cache, _terms_cache, monkeypatch):
     monkeypatch.setenv("JAXKO_CACHE_DIR", str(_terms_cache))
 
 
-def jaxko_here(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """`jaxko ARGS` run in this process (`jaxko.cli.main`), its exit code and output as
-    a subprocess's would be."""
-    from jaxko.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(cwd or Path.cwd()), contextlib.redirect_stdout(out), \
-            contextlib.redirect_stderr(err):
-        try:
-            code = main(list(args))
-        except SystemExit as exit_:  # argparse's usage errors
-            code = exit_.code if isinstance(exit_.code, int) else 2
-    return subprocess.CompletedProcess(["jaxko", *args], code, out.getvalue(), err.getvalue())
-
-
 def terms(tree: Path, *args: str) -> subprocess.CompletedProcess:
     """`jaxko terms TREE` in this process; see the module docstring for the cache."""
-    return jaxko_here("terms", str(tree), *args, cwd=tree)
+    return run_jaxko_in_process("terms", str(tree), *args, cwd=tree)
 
 
 def terms_process(tree: Path, *args: str) -> subprocess.CompletedProcess:
@@ -227,7 +210,7 @@ def test_entries_with_one_english_term_accept_each_others_renderings(tmp_path):
     both = ("terms:\n  - en: checkpoint\n    ko: 체크포인트\n    pos: noun\n"
             "  - en: checkpoint\n    ko: 검사점\n    pos: verb\n    senses: [restore]\n")
     glossary.write_text(both, encoding="utf-8")
-    assert jaxko_here("glossary", "validate", str(glossary)).returncode == 0
+    assert run_jaxko_in_process("glossary", "validate", str(glossary)).returncode == 0
     data = report(tree, "--glossary", str(glossary))
     assert drift_of(data, "checkpoint") is None and data["violations"] == [], data
 
@@ -352,13 +335,13 @@ def test_suggest_writes_entries_that_glossary_validate_accepts(tmp_path, glossar
     assert re.match(r"jaxko terms: 체크포인트 in 1[0-6] of 1[0-6] messages(?: \(also [^)]*\))?$",
                     entries["checkpoint"]["note"])
     assert "device" not in entries  # already in the glossary
-    valid = jaxko_here("glossary", "validate", str(suggested))
+    valid = run_jaxko_in_process("glossary", "validate", str(suggested))
     assert valid.returncode == 0, valid.stdout + valid.stderr
     # Pasted after the project's entries, the glossary stays valid.
     merged = tmp_path / "merged.yaml"
     merged.write_text(glossary.read_text(encoding="utf-8")
                       + proc.stdout.split("terms:\n", 1)[1], encoding="utf-8")
-    assert jaxko_here("glossary", "validate", str(merged)).returncode == 0
+    assert run_jaxko_in_process("glossary", "validate", str(merged)).returncode == 0
     text = terms(tree, "--glossary", str(glossary), "--suggest").stdout
     assert "  - en: \"checkpoint\"" in text
 
