@@ -130,6 +130,12 @@ def settle(page) -> None:
     page.evaluate("() => window.jaxkoReview.settled()")
 
 
+def ready(page) -> None:
+    """Wait for the queue's script: keys pressed before it runs are lost (a click on a
+    link returns once the navigation commits, before the page's script has run)."""
+    page.wait_for_function("() => window.jaxkoReview !== undefined")
+
+
 def run_cli(capsys, *args: str) -> tuple[int, str, str]:
     capsys.readouterr()
     code = main(list(args))
@@ -161,6 +167,7 @@ def test_a_person_reviews_in_the_browser_and_the_files_hold_what_the_commands_wr
             row = page.locator('tr[data-doc="notebook"]')
             assert row.locator("td.waiting").inner_text() == "6"
             page.click("text=notebook")
+            ready(page)
             assert page.locator("tr.message").count() == 6
             assert "AI 검토" in page.locator(f"#m-{keys[0]} .record-ai-pass").inner_text()
             # three approvals with the keyboard: j to the first message, a three times

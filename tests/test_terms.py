@@ -237,9 +237,12 @@ def test_general_english_word_is_left_out_unless_asked_in_the_glossary_or_in_a_p
     assert is_general("report") and is_general("time") and is_general("step")
     assert not is_general("checkpoint") and not is_general("time step")
     tree = tmp_path / "LC_MESSAGES"
-    write_catalog(tree / "a.po", _pairs(0, vocabulary=GENERAL))
-    write_catalog(tree / "b.po", _pairs(1, vocabulary=GENERAL, override={
-        "report": "리포트", "checkpoint": "검사점", "time step": "타임 스텝"}))
+    # Four pages, two in each voice: on two pages the aligner, on so few sentences,
+    # now and then linked one rendering of the phrase on a single message only.
+    override = {"report": "리포트", "checkpoint": "검사점", "time step": "타임 스텝"}
+    for page, name in enumerate("abcd"):
+        write_catalog(tree / f"{name}.po",
+                      _pairs(page, vocabulary=GENERAL, override=override if page % 2 else None))
     data = report(tree, "--glossary", str(glossary))
     assert drift_of(data, "report") is None and data["left_out"] == ["report"], data
     assert drift_of(data, "checkpoint") is not None

@@ -86,3 +86,22 @@ def test_a_message_holding_any_accepted_rendering_shows_no_other():
     found = build_report(main + slips + other, glossary, catalogs=3).drift
     assert [(r.term, sorted(v.key for v in r.variants)) for r in found] == \
         [("prompt", ["프롬프트", "화면"])]
+
+
+def test_a_phrase_rendered_in_under_half_its_messages_still_drifts():
+    """A phrase is a noun phrase: its rendering is found only where the aligner linked
+    each of its words, so few links say nothing of a verb. time step, 시간 단계 on two
+    messages and 타임 스텝 on two, on six rendered by a pronoun, drifts."""
+    from jaxko.workflow.terms import build_report
+
+    old = [_aligned("a.po", n, "the time step", "그 시간 단계") for n in (1, 2)]
+    new = [_aligned("b.po", n, "the time step", "그 타임 스텝") for n in (1, 2)]
+    unlinked = [_aligned("c.po", n, "the time step", "이것", set()) for n in range(1, 7)]
+    found = build_report(old + new + unlinked, None, catalogs=3, all_words=True).drift
+    phrase = {r.term: sorted(v.key for v in r.variants) for r in found}.get("time step")
+    assert phrase == ["시간단계", "타임스텝"], found
+    # a single word so rarely rendered by a noun does not drift (the rule above)
+    words = [_aligned("a.po", n, "the step", "그 단계") for n in (1, 2)] + \
+        [_aligned("b.po", n, "the step", "그 스텝") for n in (1, 2)] + \
+        [_aligned("c.po", n, "the step", "이것", set()) for n in range(1, 7)]
+    assert build_report(words, None, catalogs=3, all_words=True).drift == []

@@ -30,8 +30,9 @@ The report (:class:`Report`):
   rendering. A message whose Korean keeps the English term (a title, a name) has no
   rendering of it, and one whose Korean holds the main rendering (any the glossary
   accepts, else the most used) counts for no other: the aligner linked a neighbour
-  there; a term given a noun rendering in under half of the messages that hold it (a
-  verb such as keep, rendered 가집니다) does not drift: those renderings are slips too.
+  there; a single word given a noun rendering in under half of the messages that hold
+  it (a verb such as keep, rendered 가집니다) does not drift: those renderings are slips
+  too.
   A single word common in general English (:func:`is_general`: set, work,
   time) that the glossary lacks and no drifting phrase holds is *left out* (``left_out``)
   unless ``all_words``: such a line is mostly one word with two senses;
@@ -696,9 +697,11 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
                     break
             else:
                 clusters.append([variant])
-        # A term rendered by a noun in under half of its messages is mostly rendered by
+        # A word rendered by a noun in under half of its messages is mostly rendered by
         # a verb or by nothing (keep -> 가집니다): its noun links are the aligner's slips.
-        if len(clusters) >= 2 and 2 * term_messages[term] >= term_occurs[term]:
+        # A phrase is a noun phrase (time step): a rendering is found only where the
+        # aligner linked each of its words, so its coverage says nothing of verbs.
+        if len(clusters) >= 2 and (" " in term or 2 * term_messages[term] >= term_occurs[term]):
             heads = _evidence(clusters, korean_at, min_messages, accepted)
             if len(heads) >= 2:
                 drift.append(TermReport(term, term_messages[term], heads, glossary_rendering))
