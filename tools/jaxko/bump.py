@@ -46,10 +46,12 @@ class Message:
 
 @dataclass
 class PageSnapshot:
-    """One catalog's active messages by key, and its obsolete ones."""
+    """One catalog's active messages by key, its obsolete ones, and every translated
+    text it holds (active, fuzzy or obsolete), counted."""
 
     active: dict = field(default_factory=dict)        # Key -> Message
     obsolete: frozenset = frozenset()
+    texts: Counter = field(default_factory=Counter)
 
     @property
     def percent(self) -> float:
@@ -192,7 +194,8 @@ class BumpReport:
 
 
 def snapshot(locale_dir: Path, language: str = "ko") -> dict[str, PageSnapshot]:
-    """Every catalog's messages, with the review state from locale/<lang>/reviews."""
+    """Every catalog's messages, with the review state from locale/<lang>/reviews; each
+    catalog is read once."""
 
     base = locale_dir / language / "LC_MESSAGES"
     reviews = review.reviews_dir(locale_dir, language)
@@ -202,11 +205,16 @@ def snapshot(locale_dir: Path, language: str = "ko") -> dict[str, PageSnapshot]:
         po = catalogs.load(path)
         records = review.load_records(review.records_path(reviews, page))
         # an approval of any kind counts: voiding an AI pass voids an approval too
-        levels = ({item.key: item.level for item in review.read_items(path, records)}
+        levels = ({item.key: item.level for item in review.read_items(path, records, po=po)}
                   if records else {})
         active = {}
+        texts: Counter = Counter()
         for entry in po:
-            if entry.obsolete or not entry.msgid:
+            if not entry.msgid:
+                continue
+            texts.update([entry.msgstr] if entry.msgstr else [])
+            texts.update(v for v in entry.msgstr_plural.values() if v)
+            if entry.obsolete:
                 continue
             previous = ((entry.previous_msgctxt, entry.previous_msgid)
                         if entry.previous_msgid is not None else None)
@@ -215,19 +223,16 @@ def snapshot(locale_dir: Path, language: str = "ko") -> dict[str, PageSnapshot]:
             active[(entry.msgctxt, entry.msgid)] = Message(
                 catalogs.is_translated(entry), entry.fuzzy, reviewed, previous)
         pages[page] = PageSnapshot(active, frozenset((e.msgctxt, e.msgid) for e in po
-                                                     if e.obsolete))
+                                                     if e.obsolete), texts)
     return pages
 
 
-def translations(locale_dir: Path, language: str = "ko") -> Counter:
-    """Every translated text in the catalogs (active, fuzzy or obsolete), counted."""
+def translations(pages: dict[str, PageSnapshot]) -> Counter:
+    """Every translated text in the snapshot's catalogs (active, fuzzy or obsolete),
+    counted."""
     found: Counter = Counter()
-    for path in (locale_dir / language / "LC_MESSAGES").rglob("*.po"):
-        if path.is_file():
-            for entry in catalogs.load(path):
-                if entry.msgid:
-                    found.update([entry.msgstr] if entry.msgstr else [])
-                    found.update(v for v in entry.msgstr_plural.values() if v)
+    for page in pages.values():
+        found.update(page.texts)
     return found
 
 
@@ -414,7 +419,7 @@ def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
         say("sync (the current pin, for the baseline)")
         upstream.sync(root=root)
     before = snapshot(locale_dir)
-    texts_before = translations(locale_dir)
+    texts_before = translations(before)
     code_before = notebook_code(srcdir) if srcdir.is_dir() else {}
     say("sync (repin)")
     upstream.sync(source, repin=True, tag=tag, root=root)
@@ -427,7 +432,7 @@ def bump(source: str, *, tag: str | None = None, accept_trivial: bool = False,
     changes = compare(before, after)
     # Lost is judged on the update's result: --accept-trivial then moves link targets in
     # the translations it re-applies, which the report lists one by one.
-    lost = texts_before - translations(locale_dir)
+    lost = texts_before - translations(after)
     trivial = trivial_fuzzy(locale_dir, "ko", accept_trivial)
     if accept_trivial and trivial:  # the translated % after is the catalogs' final state
         final = snapshot(locale_dir)

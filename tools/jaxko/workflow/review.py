@@ -419,13 +419,15 @@ class Item:
         return word_diff(record.msgstr, self.msgstr)
 
 
-def read_items(catalog: Path, records: Records, *, text: str | None = None) -> list[Item]:
+def read_items(catalog: Path, records: Records, *, text: str | None = None,
+               po: polib.POFile | None = None) -> list[Item]:
     """Every message of a catalog with its records, in catalog order.
 
     ``text``: the catalog as it was (``git show``), read as if it were at ``catalog``.
+    ``po``: the catalog at ``catalog`` as the caller has just loaded it (not read again).
     """
     if text is None:
-        po = catalogs.load(catalog)
+        po = po if po is not None else catalogs.load(catalog)
         text = catalogs.read_text(catalog)
     else:
         import tempfile
