@@ -39,6 +39,8 @@ terms:
     ko: 함수
   - en: thread
     ko: 스레드
+  - en: state
+    ko: 상태
   - en: trace
     ko: 트레이스
     pos: verb
@@ -119,6 +121,7 @@ def test_prose_link_text_is_still_checked(tmp_path):
      "입력 샤딩에 따라 정해지는 출력 샤딩."),
     ("glossary.missing", "State is threaded in and out.", "상태를 넘겨주고 돌려받습니다."),
     ("glossary.missing", "Threading the mesh throughout.", "메시를 계속 전달합니다."),
+    ("glossary.missing", "It reaches the state of the art.", "최고 수준에 이릅니다."),
 ])
 def test_not_the_term(tmp_path, rule, msgid, msgstr):
     assert findings(tmp_path, rule, msgid, msgstr) == []
@@ -132,6 +135,7 @@ def test_not_the_term(tmp_path, rule, msgid, msgstr):
     ("glossary.missing", "Call the function.", "그것을 호출합니다."),
     ("glossary.missing", "Each thread runs.", "각 실이 실행됩니다."),
     ("glossary.missing", "The function is traced once.", "함수는 한 번 추적됩니다."),
+    ("glossary.missing", "The state of the loop.", "루프의 형편."),
 ])
 def test_still_the_term(tmp_path, rule, msgid, msgstr):
     assert findings(tmp_path, rule, msgid, msgstr) != []

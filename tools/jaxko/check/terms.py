@@ -30,7 +30,7 @@ IDIOMS = ("for instance", "key thing", "key things", "key point", "key points", 
           "key ideas", "key insight", "key difference", "key differences", "key concept",
           "key concepts", "key feature", "key features", "key part", "key parts", "key takeaway", "key takeaways",
           "in order to", "a number of", "on the other hand", "in terms of",
-          "in place of", "a host of", "as a function of")
+          "in place of", "a host of", "as a function of", "state of the art")
 # Regular inflections that are other words, not the term's verb forms: "floating" is
 # not a float, "layering" not a layer, "threading state through" not a thread.
 NOT_INFLECTIONS = frozenset({"floating", "floated", "layering", "layered", "threaded",
