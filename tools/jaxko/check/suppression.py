@@ -117,13 +117,15 @@ def unused_ignore(records, context, severity: str):
         if not record.unused or record.texts is None:
             continue
         msgctxt, msgid, msgstr = record.texts
-        names = ", ".join(record.unused)
+        # A bare `jaxko: ignore` reads "all": shown as it was written.
+        names = ", ".join(record.unused) if record.unused != ("all",) else ""
+        written = f"`# jaxko: ignore {names}`" if names else "`# jaxko: ignore`"
         if set(record.unused) == {n for n in record.ignored if known(n)}:
             what = "remove the comment, or keep the reason as a plain translator comment"
         else:
             what = f"remove {names} from the comment"
         yield Finding(record.path, record.line, RULE, severity,
-                      f"`# jaxko: ignore {names}` suppressed nothing on this entry: {what}",
+                      f"{written} suppressed nothing on this entry: {what}",
                       msgid, None, msgstr, msgctxt)
 
 
