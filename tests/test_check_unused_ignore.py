@@ -203,3 +203,32 @@ def test_report_formats_carry_it(tmp_path, capsys, form):
     else:
         assert out.startswith(f"::warning file={path},line={line},title=ignore.unused::"
                               "`# jaxko: ignore glossary.missing` suppressed nothing")
+
+
+def test_a_since_run_does_not_judge_the_project_wide_rules(tmp_path, monkeypatch):
+    """--since compares only the catalogs it read: a consistency comment that suppresses
+    a finding against an unread catalog is not reported; message rules are judged."""
+    import subprocess
+
+    folder = tmp_path / "po"
+    label = "Just-in-time compilation"
+    catalog(folder, "a", [(label, "적시 컴파일", None)])
+    catalog(folder, "b", [(label, "적시 컴파일", None)])
+    catalog(folder, "c", [(label, "JIT 컴파일", "jaxko: ignore consistency -- 이 문서의 표기"),
+                          (*CLEAN, None)])
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "start"]):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+    # Both entries of c.po change (their comments): a --since run reads c.po only.
+    catalog(folder, "c", [(label, "JIT 컴파일", "jaxko: ignore consistency -- 이 문서의 표기법"),
+                          (*CLEAN, "jaxko: ignore glossary.missing -- reason")])
+    severity = {"consistency.translation": "warning"}
+    monkeypatch.chdir(tmp_path)
+    since = check(folder, severity=severity, since="HEAD")
+    assert [m for _, _, m in unused(since)] == [f"`# jaxko: ignore glossary.missing` {WHOLE}"]
+    # The whole run judges both, and the consistency comment is used there.
+    assert [m for _, _, m in unused(check(folder, severity=severity))] == [
+        f"`# jaxko: ignore glossary.missing` {WHOLE}"]
