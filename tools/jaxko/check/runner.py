@@ -8,7 +8,10 @@
    through the planned rules whose prefilters admit it. With many catalogs, forked
    worker processes each check some (the checker travels by the fork, never pickled).
 3. Project-wide rules (``scope="project"``: consistency) run once over the
-   :class:`~jaxko.check.registry.Record` of every checked message.
+   :class:`~jaxko.check.registry.Record` of every checked message; their findings on an
+   entry with a `jaxko: ignore` comment covering them are suppressed here, and last
+   ``ignore.unused`` reports the comment names that suppressed nothing
+   (:mod:`jaxko.check.suppression`).
 """
 
 from __future__ import annotations
