@@ -101,6 +101,9 @@ def test_a_rule_left_out_of_the_run_is_not_judged(tmp_path):
     assert unused(check(tmp_path / "po", select=["markup", RULE])) == []
     assert unused(check(tmp_path / "po", ignore=["glossary.missing"])) == []
     assert unused(check(tmp_path / "po", use_glossary=False)) == []
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("terms: []\n", encoding="utf-8")
+    assert unused(check(tmp_path / "po", glossary=empty)) == []  # no terms: nothing to judge
     # A family is judged only when all its rules ran.
     catalog(tmp_path / "po", "guide", [(*CLEAN, "jaxko: ignore glossary -- reason")])
     assert len(unused(check(tmp_path / "po", select=["glossary", RULE]))) == 1

@@ -152,7 +152,8 @@ class Checker:
         self.project = [r for r in rules if r.scope == "project"]   # called once, at the end
         # The rules of this run, which the `jaxko: ignore` names are judged against
         # (ignore.unused: a name is judged only when all its rules ran).
-        self.ran = frozenset(r.name for r in rules)
+        # Glossary rules without a glossary (none found) find nothing: not judged either.
+        self.ran = frozenset(r.name for r in rules if len(glossary) or r.family != "glossary")
         self.judge_ignores = suppression.RULE in self.ran
         source_dir = options.source_dir if options.source_dir is not None else _default_source_dir()
         self.sources = SourceIndex(source_dir)

@@ -10,9 +10,9 @@ It decides on what ran, never on a guess, in two steps:
 1. Per catalog (:func:`candidates`, called by the runner for every checked message with
    a comment; cached with the catalog's records): the comment's names that no message
    rule's suppressed finding on the entry falls under, and whose message rules all ran
-   in this run (selected: a rule left out by ``--select``/``--ignore``/``--no-glossary``
-   did not run; one skipped by a prefilter, or not made for the entry's kind of block,
-   ran and found nothing there). A name that is not a rule or a family is not judged
+   in this run (selected: a rule left out by ``--select``/``--ignore``/``--no-glossary``,
+   or a glossary rule with no glossary terms, did not run; one skipped by a prefilter,
+   or not made for the entry's kind of block, ran and found nothing there). A name that is not a rule or a family is not judged
    (it never suppressed anything, and today's behaviour leaves it alone).
 2. Once per run, after the project-wide rules (:func:`settle`): a name that covers a
    project-wide rule (``consistency``) stays only when that rule ran over the whole
