@@ -37,7 +37,8 @@ def test_no_rule_crashes(msgid, msgstr, syntax, block, comment):
 
     message = Message("x.po", 3, msgid, msgstr, syntax=syntax, block=block, language="python",
                       tcomment=comment, ignored=ignored_rules(comment, ""))
-    findings, checked, _ = CHECKER.check([message])
+    outcome = CHECKER.check([message])
+    findings, checked = outcome.findings, outcome.checked
     assert checked == 1
     for finding in findings:
         assert isinstance(finding, Finding) and finding.rule in RULES
@@ -54,5 +55,5 @@ def test_identical_translation_is_clean_apart_from_leftovers(msgid):
     and glossary.* may fire."""
     for syntax in (MYST, RST):
         message = Message("x.po", 3, msgid, msgid, syntax=syntax)
-        findings, _, _ = CHECKER.check([message])
+        findings = CHECKER.check([message]).findings
         assert {f.rule.split(".")[0] for f in findings} <= {"leftover", "glossary"}

@@ -33,7 +33,7 @@ from jaxko.catalogs import write_text_atomic
 from jaxko.memo import code_digest, file_digest
 from jaxko.errors import UserError
 
-VERSION = 5  # 5: SHA-256 (the site gate trusts it); 4: findings keep their fix (edits), records their `jaxko: ignore` names
+VERSION = 6  # 6: records keep their unused `jaxko: ignore` names (and those entries' texts); 5: SHA-256 (the site gate trusts it); 4: findings keep their fix (edits), records their `jaxko: ignore` names
 FILENAME = "check.json"
 DEFAULT_DIR = ".jaxko_cache"
 # Libraries whose behaviour the rules embed (the syntax rule runs their parsers and
@@ -94,7 +94,9 @@ class Entry:
     checked: int
     suppressed: int
     findings: list[list]                   # [line, rule, severity, message, msgid, suggestion, msgstr, msgctxt, fix]
-    records: list                          # [key hash, msgstr hash, line, ignored names] each
+    # [key hash, msgstr hash, line, ignored names, unused names, texts or None] each; the
+    # texts ([msgctxt, msgid, msgstr]) only of an entry with unused names
+    records: list
 
     def valid(self, digest: str | None, srcdir: Path | None) -> bool:
         if digest is None or digest != self.digest:
@@ -126,8 +128,13 @@ def _entry(raw) -> Entry | None:
                           and isinstance(e[1], int) and isinstance(e[2], str) for e in f[8])
                   for f in entry.findings)
           and isinstance(entry.records, list)
-          and all(isinstance(r, list) and len(r) == 4 and isinstance(r[3], list)
-                  and all(isinstance(n, str) for n in r[3]) for r in entry.records))
+          and all(isinstance(r, list) and len(r) == 6 and isinstance(r[3], list)
+                  and all(isinstance(n, str) for n in r[3]) and isinstance(r[4], list)
+                  and all(isinstance(n, str) for n in r[4])
+                  and (r[5] is None or (isinstance(r[5], list) and len(r[5]) == 3
+                                        and (r[5][0] is None or isinstance(r[5][0], str))
+                                        and isinstance(r[5][1], str) and isinstance(r[5][2], str)))
+                  for r in entry.records))
     return entry if ok else None
 
 

@@ -1,8 +1,10 @@
 """Run a rule's documented examples: the Bad one must fire, the Good one must not.
 
 Each example becomes a real catalog in a temporary folder (one per ``location``
-document), checked by the real runner with only that rule selected, against the
-example glossary shipped next to this module. The test suite and ``docs/checks.md``
+document), checked by the real runner with only that rule selected (and the rules the
+example names under ``select``: ``ignore.unused`` judges the comments of the rules that
+ran), against the example glossary shipped next to this module. An entry's ``comment``
+is its translator comment (``# jaxko: ignore ...``). The test suite and ``docs/checks.md``
 both go through here, so the documentation is what the code does.
 """
 
@@ -59,7 +61,8 @@ def run_example(rule: Rule, example: dict) -> list[Finding]:
         (folder / "sources").mkdir()  # no sources: code blocks are told by the heuristics
         write_catalogs(example, folder / "catalogs")
         result = run(Options(paths=[folder / "catalogs"], glossary=EXAMPLE_GLOSSARY, severity={},
-                             select=[rule.name], source_dir=folder / "sources", jobs=1,
+                             select=[rule.name, *example.get("select", ())],
+                             source_dir=folder / "sources", jobs=1,
                              syntax=example.get("syntax")))
         return [f for f in result.findings if f.rule == rule.name]
 

@@ -35,6 +35,8 @@ def _example_block(example: dict, rule: str = "") -> str:
     lines = []
     for entry in example.get("entries", [example]):
         location = entry.get("location", "example.md:1")
+        if entry.get("comment"):
+            lines.extend(f"# {line}" for line in str(entry["comment"]).split("\n"))
         lines.append(f"#: {location}")
         for key in ("msgid", "msgstr"):
             value = str(entry[key]).rstrip("\n")

@@ -78,6 +78,9 @@ class Message:
 # A translator comment is written by the same hand as the msgstr: it can never lift a
 # safety decision (docs/threat-model.md).
 UNSUPPRESSIBLE = ("safety.",)
+# Rules about the `jaxko: ignore` comments themselves (``ignore.unused``): a comment never
+# hides the finding about itself, not even a bare `jaxko: ignore`.
+SELF_REPORTING = ("ignore.",)
 
 
 def reference_name(text: str) -> str:
@@ -98,8 +101,8 @@ def translated_names(entries) -> dict[str, frozenset[str]]:
 
 def is_suppressed(ignored: frozenset[str], rule: str) -> bool:
     """Whether ``jaxko: ignore`` names (:func:`ignored_rules`) cover ``rule``; never a
-    safety rule."""
-    if not ignored or rule.startswith(UNSUPPRESSIBLE):
+    safety rule, nor a rule about the comments themselves."""
+    if not ignored or rule.startswith(UNSUPPRESSIBLE) or rule.startswith(SELF_REPORTING):
         return False
     if "all" in ignored or rule in ignored:
         return True

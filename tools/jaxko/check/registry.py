@@ -181,6 +181,10 @@ class Record(NamedTuple):
     line: int
     ignored: tuple[str, ...]  # `jaxko: ignore` names on the entry
     texts: tuple[str | None, str, str] | None = None  # (msgctxt, msgid, msgstr) as read
+    # `jaxko: ignore` names no message rule used on the entry, all of whose message rules
+    # ran (jaxko.check.suppression.candidates); the cache keeps them, and the texts of
+    # such a record.
+    unused: tuple[str, ...] = ()
 
 
 def stable_hash(text: str) -> int:

@@ -8,7 +8,10 @@
    through the planned rules whose prefilters admit it. With many catalogs, forked
    worker processes each check some (the checker travels by the fork, never pickled).
 3. Project-wide rules (``scope="project"``: consistency) run once over the
-   :class:`~jaxko.check.registry.Record` of every checked message.
+   :class:`~jaxko.check.registry.Record` of every checked message; their findings on an
+   entry with a `jaxko: ignore` comment covering them are suppressed here, and last
+   ``ignore.unused`` reports the comment names that suppressed nothing
+   (:mod:`jaxko.check.suppression`).
 """
 
 from __future__ import annotations
@@ -27,10 +30,10 @@ from jaxko import glossary as glossary_model
 from jaxko import catalogs
 from jaxko.catalogs import iter_catalogs, write_text_atomic
 from jaxko.check import cache as cache_model
-from jaxko.check import config, inline
+from jaxko.check import config, inline, suppression
 from jaxko.check.context import Context, msgid_inlines, msgstr_inlines
 from jaxko.check.message import (CODE, MATH, SYNTAXES, TEXT, Message, first_location,
-                                 translated_names,
+                                 translated_names, is_suppressed,
                                  ignored_rules, syntax_of)
 from jaxko.check.registry import (RULES, Edit, Finding, Hit, Record, select_rules, stable_hash,
                                   unknown_names)
@@ -101,6 +104,9 @@ class Checked(NamedTuple):
     findings: list[Finding]
     checked: int
     suppressed: int
+    # msgstr line -> the `jaxko: ignore` names no message rule used on that entry
+    # (suppression.candidates; only when ignore.unused runs)
+    unused: dict[int, tuple[str, ...]] = {}
 
 
 @dataclass
@@ -144,6 +150,11 @@ class Checker:
                                         and block in r.blocks and syntax in r.syntaxes]
                       for block in (TEXT, CODE, MATH) for syntax in SYNTAXES}
         self.project = [r for r in rules if r.scope == "project"]   # called once, at the end
+        # The rules of this run, which the `jaxko: ignore` names are judged against
+        # (ignore.unused: a name is judged only when all its rules ran).
+        # Glossary rules without a glossary (none found) find nothing: not judged either.
+        self.ran = frozenset(r.name for r in rules if len(glossary) or r.family != "glossary")
+        self.judge_ignores = suppression.RULE in self.ran
         source_dir = options.source_dir if options.source_dir is not None else _default_source_dir()
         self.sources = SourceIndex(source_dir)
         self.syntax = options.syntax
@@ -192,8 +203,10 @@ class Checker:
         findings: list[Finding] = []
         context, plans, prefilter = self.context, self.plans, self.prefilter
         checked = suppressed = 0
+        unused: dict[int, tuple[str, ...]] = {}
         for message in messages:
             checked += 1
+            used: set[str] | None = set() if message.ignored else None
             msgid = message.msgid
             both = msgid + "\x00" + message.msgstr
             same = None
@@ -219,6 +232,7 @@ class Checker:
                 for hit in hits:
                     if message.ignored and message.suppressed(rule_.name):
                         suppressed += 1
+                        used.add(rule_.name)
                         continue
                     if isinstance(hit, str):
                         hit = Hit(hit)
@@ -227,7 +241,11 @@ class Checker:
                                             hit.message, msgid, hit.suggestion, message.msgstr,
                                             message.msgctxt,
                                             hit.fix if rule_.fixable else ()))
-        return Checked(findings, checked, suppressed)
+            if used is not None and self.judge_ignores:
+                names = suppression.candidates(message.ignored, used, self.ran)
+                if names:
+                    unused[message.line] = names
+        return Checked(findings, checked, suppressed, unused)
 
     def check_catalog(self, path: Path, lines: frozenset[int] | None) -> CatalogResult:
         """Read one catalog and check its translated entries (on ``lines`` only, if given)."""
@@ -238,9 +256,10 @@ class Checker:
         outcome = self.check(messages)
         records = []
         if self.project:
+            unused = outcome.unused
             records = [Record(stable_hash(m.msgid if m.msgctxt is None else m.msgctxt + "\x04" + m.msgid),
                               stable_hash(m.msgstr), m.path, m.line, tuple(sorted(m.ignored)),
-                              (m.msgctxt, m.msgid, m.msgstr))
+                              (m.msgctxt, m.msgid, m.msgstr), unused.get(m.line, ()))
                        for m in messages]
         sources = {}
         if self.sources.srcdir is not None:
@@ -363,13 +382,49 @@ def run(options: Options) -> Result:
     for name in sorted(results):
         findings.extend(results[name].findings)
         records.extend(results[name].records)
+    suppressed = sum(r.suppressed for r in results.values())
     if records:
-        for rule_ in checker.project:
-            findings.extend(rule_.function(records, checker.context, checker.severity[rule_.name]))
+        found, project_suppressed = _project_findings(checker, records, options)
+        findings.extend(found)
+        suppressed += project_suppressed
     findings.sort()
     return Result(findings, len(files), sum(r.entries for r in results.values()),
                   sum(r.checked for r in results.values()),
-                  sum(r.suppressed for r in results.values()), glossary_name, len(glossary), reused)
+                  suppressed, glossary_name, len(glossary), reused)
+
+
+def _project_findings(checker: Checker, records: list[Record], options: Options):
+    """The project-wide rules' findings over every record, and how many a `jaxko: ignore`
+    comment suppressed; ignore.unused runs last, on what the others left unused."""
+    commented = {(r.path, r.line): r for r in records if r.ignored}
+    used: dict[tuple[str, int], set[str]] = {}
+    findings: list[Finding] = []
+    suppressed = 0
+    unused_rule = None
+    for rule_ in checker.project:
+        if rule_.name == suppression.RULE:
+            unused_rule = rule_
+            continue
+        for finding in rule_.function(records, checker.context, checker.severity[rule_.name]):
+            record = commented.get((finding.path, finding.line))
+            if record is not None and is_suppressed(frozenset(record.ignored), finding.rule):
+                suppressed += 1
+                used.setdefault((record.path, record.line), set()).add(finding.rule)
+                continue
+            findings.append(finding)
+    if unused_rule is not None:
+        # A --since run compares only the catalogs it read: its project rules did not
+        # run over the project, so no name covering them is judged.
+        ran = frozenset() if options.since else frozenset(r.name for r in checker.project)
+        settled = []
+        for record in records:
+            if record.unused:
+                names = suppression.settle(record.unused, used.get((record.path, record.line), set()), ran)
+                if names:
+                    settled.append(record._replace(unused=names))
+        findings.extend(unused_rule.function(settled, checker.context,
+                                             checker.severity[unused_rule.name]))
+    return findings, suppressed
 
 
 def _open_cache(options: Options, glossary_name: str | None, checker: Checker):
@@ -389,7 +444,9 @@ def _to_cache(outcome: CatalogResult) -> cache_model.Entry:
         outcome.digest, outcome.sources, outcome.entries, outcome.checked, outcome.suppressed,
         [[f.line, f.rule, f.severity, f.message, f.msgid, f.suggestion, f.msgstr, f.msgctxt,
           [list(edit) for edit in f.fix]] for f in outcome.findings],
-        [[r.key, r.text, r.line, list(r.ignored)] for r in outcome.records])
+        [[r.key, r.text, r.line, list(r.ignored), list(r.unused),
+          list(r.texts) if r.unused and r.texts is not None else None]
+         for r in outcome.records])
 
 
 def _from_cache(path: str, entry: cache_model.Entry) -> CatalogResult:
@@ -397,8 +454,9 @@ def _from_cache(path: str, entry: cache_model.Entry) -> CatalogResult:
                         tuple(Edit(*edit) for edit in fix))
                 for line, rule_, severity, message, msgid, suggestion, msgstr, msgctxt, fix
                 in entry.findings]
-    records = [Record(key, text, path, line, tuple(ignored))
-               for key, text, line, ignored in entry.records]
+    records = [Record(key, text, path, line, tuple(ignored),
+                      tuple(texts) if texts is not None else None, tuple(unused))
+               for key, text, line, ignored, unused, texts in entry.records]
     return CatalogResult(findings, records, entry.entries, entry.checked, entry.suppressed,
                          entry.digest, entry.sources)
 
