@@ -149,9 +149,9 @@ def same_translation(records, context, severity: str):
         found = record.texts if record.texts is not None else texts.get((record.path, record.line))
         if found is not None:
             msgctxt, msgid, msgstr = found
-            # Suppressed by the runner, which counts it (and ignore.unused sees it used).
-            renderings.append(Rendering((msgctxt, msgid), msgstr, record.path, record.line, msgid,
-                                        False))
+            # A `jaxko: ignore` comment is applied by the runner, which counts what it
+            # suppresses (and ignore.unused sees it used).
+            renderings.append(Rendering((msgctxt, msgid), msgstr, record.path, record.line, msgid))
     return find_inconsistent(renderings, context.matcher, severity)
 
 
@@ -238,7 +238,6 @@ class Rendering(NamedTuple):
     path: str
     line: int
     msgid: str
-    suppressed: bool            # `jaxko: ignore consistency` on the entry
 
 
 def find_inconsistent(renderings: list[Rendering], matcher=None,
@@ -294,7 +293,7 @@ def find_inconsistent(renderings: list[Rendering], matcher=None,
         shown = "; ".join(f"`{_short(m, start)}` ({c}×)" for m, c in
                           sorted(counts.items(), key=lambda item: order[item[0]]))
         for r in group:
-            if normal[r.msgstr] != majority and not r.suppressed:
+            if normal[r.msgstr] != majority:
                 findings.append(Finding(r.path, r.line, RULE, severity,
                                         f"translated differently elsewhere: {shown}",
                                         r.msgid, majority_text, r.msgstr, r.key[0]))
