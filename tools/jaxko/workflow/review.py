@@ -412,7 +412,8 @@ class Item:
 
     @property
     def diff(self) -> str:
-        """Word diff from the Korean an earlier approval read to the present Korean."""
+        """Word diff from the Korean of the earlier record (:meth:`earlier`: an approval,
+        else a rejection) to the present Korean."""
         record = self.earlier()
         if record is None or record.msgstr == self.msgstr:
             return ""
@@ -843,9 +844,10 @@ def describe(item: Item) -> list[str]:
         lines.append(f"  was: {item.previous_msgid}")
     lines.append(f"  en:  {item.msgid}")
     lines.append(f"  ko:  {item.msgstr}")
-    if item.diff:
+    diff = item.diff
+    if diff:
         since = "approval" if item.earlier().approved else "rejection"
-        lines.append(f"  diff since the earlier {since}: {item.diff}")
+        lines.append(f"  diff since the earlier {since}: {diff}")
     for kind, record in item.records.items():
         lines.append("  " + record_line(item, record))
         for past in record.history:
