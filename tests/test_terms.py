@@ -1,7 +1,7 @@
 """`jaxko terms`: drift, spacing, glossary violations and candidates found by word
 alignment (real eflomal, real Kiwi) on small catalog trees written here.
 
-Each tree is two pages of short sentences built from a small vocabulary with fixed
+Each tree is two pages (four in one test) of short sentences built from a small vocabulary with fixed
 renderings, so the aligner has enough co-occurrence to learn from; the planted fault
 is one term rendered another way on some messages.
 
@@ -237,8 +237,9 @@ def test_general_english_word_is_left_out_unless_asked_in_the_glossary_or_in_a_p
     assert is_general("report") and is_general("time") and is_general("step")
     assert not is_general("checkpoint") and not is_general("time step")
     tree = tmp_path / "LC_MESSAGES"
-    # Four pages, two in each voice: on two pages the aligner, on so few sentences,
-    # now and then linked one rendering of the phrase on a single message only.
+    # Four pages, two in each voice: each rendering of the phrase is on 16 messages,
+    # so the aligner, which on so few sentences links a phrase's every word only now
+    # and then, links each rendering on at least --min-messages of them.
     override = {"report": "리포트", "checkpoint": "검사점", "time step": "타임 스텝"}
     for page, name in enumerate("abcd"):
         write_catalog(tree / f"{name}.po",
