@@ -237,9 +237,10 @@ def test_general_english_word_is_left_out_unless_asked_in_the_glossary_or_in_a_p
     assert is_general("report") and is_general("time") and is_general("step")
     assert not is_general("checkpoint") and not is_general("time step")
     tree = tmp_path / "LC_MESSAGES"
-    # Four pages, two in each voice: each rendering of the phrase is on 16 messages,
-    # so the aligner, which on so few sentences links a phrase's every word only now
-    # and then, links each rendering on at least --min-messages of them.
+    # Four pages, two in each voice: each rendering of the phrase is on 16 messages.
+    # On so few sentences the aligner links every word of a phrase only now and then;
+    # about 1 run in 35 it still links one rendering on a single message, and this
+    # test fails (issue #40's note: not fixed yet).
     override = {"report": "리포트", "checkpoint": "검사점", "time step": "타임 스텝"}
     for page, name in enumerate("abcd"):
         write_catalog(tree / f"{name}.po",
