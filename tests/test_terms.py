@@ -238,9 +238,8 @@ def test_general_english_word_is_left_out_unless_asked_in_the_glossary_or_in_a_p
     assert not is_general("checkpoint") and not is_general("time step")
     tree = tmp_path / "LC_MESSAGES"
     # Four pages, two in each voice: each rendering of the phrase is on 16 messages.
-    # On so few sentences the aligner links every word of a phrase only now and then;
-    # about 1 run in 35 it still links one rendering on a single message, and this
-    # test fails (issue #40's note: not fixed yet).
+    # On so few sentences grow-diag alone often leaves both words of the phrase
+    # unaligned; a phrase reads the final-and links too (test_terms_evidence.py).
     override = {"report": "리포트", "checkpoint": "검사점", "time step": "타임 스텝"}
     for page, name in enumerate("abcd"):
         write_catalog(tree / f"{name}.po",

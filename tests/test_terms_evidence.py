@@ -105,3 +105,30 @@ def test_a_phrase_rendered_in_under_half_its_messages_still_drifts():
         [_aligned("b.po", n, "the step", "그 스텝") for n in (1, 2)] + \
         [_aligned("c.po", n, "the step", "이것", set()) for n in range(1, 7)]
     assert build_report(words, None, catalogs=3, all_words=True).drift == []
+
+
+def test_final_and_adds_a_link_only_where_both_words_are_unaligned():
+    from jaxko.workflow.terms import _final_and, _grow_diag
+
+    # The directions disagree on time step / 타임 스텝: grow-diag keeps neither word.
+    forward, backward = {(0, 1), (1, 0)}, {(0, 0), (1, 1)}
+    grown = _grow_diag(forward, backward)
+    assert grown == set()
+    added = _final_and(grown, forward, backward)
+    # one link per unaligned word, the forward direction first; never a link to a word
+    # grow-diag aligned already
+    assert added == {(0, 1), (1, 0)}
+    assert _final_and({(0, 0), (1, 1)}, {(0, 1), (1, 0)}, set()) == set()
+
+
+def test_a_phrase_reads_the_final_and_links_and_a_single_word_does_not():
+    """Where grow-diag left both words of time step unaligned and final-and linked them,
+    the phrase has its rendering; a single word linked by final-and alone has none
+    (final-and on single words adds more wrong links than right ones)."""
+    from jaxko.workflow.terms import rendering_of
+
+    item = _aligned("a.po", 1, "time step here", "타임 스텝 여기", {(2, 2)})
+    assert rendering_of(item, range(0, 2)) is None  # grow-diag only: no rendering
+    item.phrase_links = {(0, 0), (1, 1), (2, 2)}
+    assert rendering_of(item, range(0, 2)).shown == "타임 스텝"
+    assert rendering_of(item, range(0, 1)) is None and rendering_of(item, range(1, 2)) is None

@@ -3,7 +3,8 @@
 ``jaxko terms`` reads every translated, non-fuzzy prose message of a catalog tree and
 aligns the English of its msgid with the Korean of its msgstr word by word, with
 eflomal (a Bayesian word aligner, HMM with fertility, run in both directions and
-symmetrised with grow-diag) over:
+symmetrised with grow-diag; a phrase's rendering also reads the final-and links, see
+:func:`align`) over:
 
 * English: words of the prose as the reader sees it (:func:`jaxko.check.inline.mask`
   drops code, literals, URLs, math, HTML and role/link targets; link text stays),
@@ -251,6 +252,22 @@ def _grow_diag(forward: set, backward: set) -> set:
     return links
 
 
+def _final_and(links: set, forward: set, backward: set) -> set:
+    """The links "final-and" adds to grow-diag (Koehn et al.; Moses' default
+    grow-diag-final-and): a link of either direction whose source and target words are
+    both still unaligned."""
+    sources = {s for s, _ in links}
+    targets = {t for _, t in links}
+    added = set()
+    for direction in (forward, backward):
+        for s, t in sorted(direction):
+            if s not in sources and t not in targets:
+                added.add((s, t))
+                sources.add(s)
+                targets.add(t)
+    return added
+
+
 def _read_links(path: str) -> list[set]:
     with open(path, encoding="utf-8") as handle:
         return [{tuple(int(n) for n in item.split("-")) for item in line.split()}
@@ -260,8 +277,19 @@ def _read_links(path: str) -> list[set]:
 SMALL = 2000  # sentence pairs: below this, sampling is cheap and the sample small
 
 
-def align(source: list[list[str]], target: list[list[str]]) -> list[set]:
-    """Word links (source index, target index) of each sentence pair, by eflomal."""
+class Links(NamedTuple):
+    """The word links (source index, target index) of one sentence pair."""
+
+    words: set    # grow-diag: what a single word's rendering is read from
+    phrases: set  # and the final-and links: what a phrase's rendering is read from
+
+
+def align(source: list[list[str]], target: list[list[str]]) -> list[Links]:
+    """Word links of each sentence pair, by eflomal.
+
+    A phrase gets the final-and links as well: where the two directions disagree, grow-diag
+    often leaves every word of a phrase unaligned (time step, 타임 스텝), while final-and
+    on single words adds more wrong links than right ones (basis -> 합의)."""
     from eflomal import Aligner  # imported here: only this command needs the aligner
 
     with tempfile.TemporaryDirectory(prefix="jaxko-terms-") as folder:
@@ -271,7 +299,11 @@ def align(source: list[list[str]], target: list[list[str]]) -> list[set]:
         Aligner(n_samplers=16 if len(source) < SMALL else 4).align(
             [" ".join(words) for words in source], [" ".join(words) for words in target],
             links_filename_fwd=forward, links_filename_rev=backward, quiet=True)
-        return [_grow_diag(f, b) for f, b in zip(_read_links(forward), _read_links(backward))]
+        found = []
+        for f, b in zip(_read_links(forward), _read_links(backward)):
+            words = _grow_diag(f, b)
+            found.append(Links(words, words | _final_and(words, f, b)))
+        return found
 
 
 # ------------------------------------------------------------------------- analysis
@@ -285,8 +317,15 @@ class Analysed:
     words: list[str]
     clauses: list[int]
     morphs: list[Morph]
-    links: set
+    links: set          # grow-diag links (source index, target index)
     text: str           # the msgstr as analysed (markup blanked out)
+    phrase_links: set | None = None  # links and final-and's, for phrases (None: links)
+
+    def links_of(self, positions: range) -> set:
+        """The links a rendering of the English words at ``positions`` is read from."""
+        if len(positions) > 1 and self.phrase_links is not None:
+            return self.phrase_links
+        return self.links
 
 
 def _cache_key(pairs: list[Pair], glossary_words: list[str]) -> str:
@@ -332,13 +371,14 @@ def analyse(pairs: list[Pair], glossary: Glossary | None, cache_dir: Path | None
               for tokens, text in zip(analyser.tokenize(masked), masked)]
     usable = [i for i in range(len(pairs)) if english[i][0] and morphs[i]]
     progress(f"aligning {len(usable)} messages with eflomal")
-    links: list[set] = [set() for _ in pairs]
+    links: list[Links] = [Links(set(), set()) for _ in pairs]
     if usable:
         found = align([english[i][0] for i in usable], [[m.token for m in morphs[i]]
                                                         for i in usable])
         for i, item in zip(usable, found):
             links[i] = item
-    result = [Analysed(pair, english[i][0], english[i][1], morphs[i], links[i], masked[i])
+    result = [Analysed(pair, english[i][0], english[i][1], morphs[i], links[i].words,
+                       masked[i], links[i].phrases)
               for i, pair in enumerate(pairs)]
     if cached is not None:
         if cache_dir.parent.is_dir():
@@ -346,8 +386,8 @@ def analyse(pairs: list[Pair], glossary: Glossary | None, cache_dir: Path | None
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
             write_text_atomic(cached, json.dumps(
-                [[a.words, a.clauses, [list(m) for m in a.morphs], sorted(a.links), a.text]
-                 for a in result], ensure_ascii=False))
+                [[a.words, a.clauses, [list(m) for m in a.morphs], sorted(a.links), a.text,
+                  sorted(a.phrase_links - a.links)] for a in result], ensure_ascii=False))
         except OSError:
             pass  # a cache that cannot be written costs speed, never the report
     return result
@@ -357,11 +397,12 @@ def _from_json(pairs: list[Pair], stored: list) -> list[Analysed]:
     if len(stored) != len(pairs):
         raise ValueError("cache of another tree")
     out = []
-    for pair, (words, clauses, morphs, links, text) in zip(pairs, stored):
+    for pair, (words, clauses, morphs, links, text, final) in zip(pairs, stored):
+        grown = {(int(s), int(t)) for s, t in links}
         out.append(Analysed(pair, [str(w) for w in words], [int(c) for c in clauses],
                             [Morph(str(a), str(b), bool(c), int(d), int(e), bool(f))
                              for a, b, c, d, e, f in morphs],
-                            {(int(s), int(t)) for s, t in links}, str(text)))
+                            grown, str(text), grown | {(int(s), int(t)) for s, t in final}))
     return out
 
 
@@ -377,24 +418,25 @@ def rendering_of(item: Analysed, positions: range) -> Rendering | None:
     """The Korean rendering of the English words at ``positions``: the contiguous run
     of content morphemes aligned to them (a gap of a particle, ending or unaligned
     word means no rendering), or None."""
-    targets = sorted({t for s, t in item.links if s in positions and t < len(item.morphs)
+    links = item.links_of(positions)
+    targets = sorted({t for s, t in links if s in positions and t < len(item.morphs)
                       and item.morphs[t].content})
     if not targets:
         return None
     first, last = targets[0], targets[-1]
     if last - first + 1 != len(targets):
         return None
-    if len(positions) > 1 and any(not any(s == p and t in targets for s, t in item.links)
+    if len(positions) > 1 and any(not any(s == p and t in targets for s, t in links)
                                   for p in positions):
         return None  # every word of a phrase has its part in the rendering
-    for s, t in item.links:
+    for s, t in links:
         if t in targets and s not in positions and s < len(item.words) \
                 and item.words[s] not in STOPWORDS:
             return None  # the same Korean word renders another English word too
     # A noun in the same written word as the run, or one a space away that the aligner
     # linked to nothing, belongs to it (체크 of 체크포인트, which Kiwi reads as two nouns;
     # 부분 of 부분 집합).
-    aligned = {t for _, t in item.links}
+    aligned = {t for _, t in links}
     morphs = item.morphs
     while first > 0 and _joins(morphs[first - 1], morphs[first], aligned, first - 1, item.text):
         first -= 1
