@@ -126,18 +126,27 @@ def glossary(tmp_path: Path) -> Path:
     return write_glossary(tmp_path / "glossary.yaml", {"device": "장치"})
 
 
+def write_planted(tree: Path) -> None:
+    """Four pages, checkpoint 체크포인트 on a and c, 검사점 on b and d (each on 16
+    messages). On two pages the aligner now and then left checkpoint unaligned on over
+    half of its messages (1 of 90 direct analyses, and one CI run), and the drift was
+    not reported."""
+    for page, name in enumerate("abcd"):
+        write_catalog(tree / f"{name}.po",
+                      _pairs(page, override={"checkpoint": "검사점"} if page % 2 else None))
+
+
 def test_planted_drift_is_reported_with_both_renderings_and_locations(tmp_path, glossary):
     tree = tmp_path / "LC_MESSAGES"
-    write_catalog(tree / "a.po", _pairs(0))
-    write_catalog(tree / "b.po", _pairs(1, override={"checkpoint": "검사점"}))
+    write_planted(tree)
     data = report(tree, "--glossary", str(glossary))
     found = drift_of(data, "checkpoint")
     assert found is not None, data["drift"]
     shown = {r["rendering"]: r for r in found["renderings"]}
     assert set(shown) == {"체크포인트", "검사점"}
     assert all(r["count"] >= 2 for r in shown.values())
-    assert all(loc.startswith("a.po:") for loc in shown["체크포인트"]["locations"])
-    assert all(loc.startswith("b.po:") for loc in shown["검사점"]["locations"])
+    assert all(loc.startswith(("a.po:", "c.po:")) for loc in shown["체크포인트"]["locations"])
+    assert all(loc.startswith(("b.po:", "d.po:")) for loc in shown["검사점"]["locations"])
     # Nothing else drifts: every other word kept its one rendering.
     assert [d["term"] for d in data["drift"]] == ["checkpoint"]
 
@@ -204,8 +213,7 @@ def test_entries_with_one_english_term_accept_each_others_renderings(tmp_path):
     """register: 등록 (verb) and 레지스터 (noun) are two entries of one English term; a
     rendering either accepts is accepted, even where the other entry's senses hold."""
     tree = tmp_path / "LC_MESSAGES"
-    write_catalog(tree / "a.po", _pairs(0))
-    write_catalog(tree / "b.po", _pairs(1, override={"checkpoint": "검사점"}))
+    write_planted(tree)
     glossary = tmp_path / "glossary.yaml"
     both = ("terms:\n  - en: checkpoint\n    ko: 체크포인트\n    pos: noun\n"
             "  - en: checkpoint\n    ko: 검사점\n    pos: verb\n    senses: [restore]\n")

@@ -132,3 +132,39 @@ def test_a_phrase_reads_the_final_and_links_and_a_single_word_does_not():
     item.phrase_links = {(0, 0), (1, 1), (2, 2)}
     assert rendering_of(item, range(0, 2)).shown == "타임 스텝"
     assert rendering_of(item, range(0, 1)) is None and rendering_of(item, range(1, 2)) is None
+
+
+def test_a_phrase_rendered_as_its_word_is_the_words_drift_listed_once():
+    """checkpoint read (read a verb, linked to the noun beside it): its renderings are
+    checkpoint's, so only checkpoint drifts. A phrase with renderings of its own (time
+    step) is listed beside its words (test_terms.py)."""
+    from jaxko.workflow.terms import build_report
+
+    words = [_aligned("a.po", n, "checkpoint", "체크포인트") for n in (1, 2)] + \
+        [_aligned("b.po", n, "checkpoint", "검사점") for n in (1, 2)]
+    phrase = [_aligned("a.po", n, "checkpoint read", "체크포인트", {(0, 0), (1, 0)}) for n in (3, 4)] + \
+        [_aligned("b.po", n, "checkpoint read", "검사점", {(0, 0), (1, 0)}) for n in (3, 4)]
+    found = build_report(words + phrase, None, catalogs=2)
+    assert [r.term for r in found.drift] == ["checkpoint"]
+    # planted: the phrase alone, its word not drifting, is listed
+    found = build_report(phrase, None, catalogs=2)
+    assert [r.term for r in found.drift] == ["checkpoint read"]
+
+
+def test_a_message_holding_a_drifting_rendering_shows_no_less_used_one():
+    """checkpoint: 검사점 and 체크포인트 on as many messages each (the main is 검사점, by
+    its key); the aligner's slip to 필요 in 체크포인트가 필요합니다 is no third rendering."""
+    from jaxko.workflow.terms import build_report
+
+    main = [_aligned("a.po", n, "checkpoint", "검사점") for n in (1, 2, 3)]
+    other = [_aligned("b.po", n, "checkpoint", "체크포인트") for n in (1, 2, 3)]
+    slips = [_aligned("c.po", n, "checkpoint need", "체크포인트 필요", {(0, 1), (1, 0)})
+             for n in (1, 2)]
+    found = build_report(main + other + slips, None, catalogs=3)
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found.drift] == \
+        [("checkpoint", ["검사점", "체크포인트"])]
+    # planted: the slip where 체크포인트 is absent is a third rendering
+    alone = [_aligned("d.po", n, "checkpoint", "필요") for n in (1, 2)]
+    found = build_report(main + other + alone, None, catalogs=3)
+    assert [(r.term, sorted(v.key for v in r.variants)) for r in found.drift] == \
+        [("checkpoint", ["검사점", "체크포인트", "필요"])]

@@ -30,10 +30,11 @@ The report (:class:`Report`):
   ``variants`` of every entry for the term: register is 등록 and 레지스터) are one
   rendering. A message whose Korean keeps the English term (a title, a name) has no
   rendering of it, and one whose Korean holds the main rendering (any the glossary
-  accepts, else the most used) counts for no other: the aligner linked a neighbour
-  there; a single word given a noun rendering in under half of the messages that hold
+  accepts, else the most used), or another drifting one used more, counts for no
+  other: the aligner linked a neighbour there; a single word given a noun rendering in under half of the messages that hold
   it (a verb such as keep, rendered 가집니다) does not drift: those renderings are slips
-  too.
+  too; a phrase rendered only as one of its words is (checkpoint read: 체크포인트 and
+  검사점) is that word's drift, listed once.
   A single word common in general English (:func:`is_general`: set, work,
   time) that the glossary lacks and no drifting phrase holds is *left out* (``left_out``)
   unless ``all_words``: such a line is mostly one word with two senses;
@@ -757,6 +758,11 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
             if top.count >= dominance * term_messages[term] and \
                     korean.term_shape_problem(top.shown) is None:
                 candidates.append(TermReport(term, term_messages[term], ordered))
+    # A phrase whose every rendering is one of a word's of it (checkpoint read: 체크포인트
+    # and 검사점, read being a verb) is that word's drift, listed once: as the word's.
+    word_keys = {r.term: {v.key for v in r.variants} for r in drift if " " not in r.term}
+    drift = [r for r in drift if " " not in r.term or not any(
+        {v.key for v in r.variants} <= word_keys.get(word, set()) for word in r.term.split())]
     # General words: listed only when the glossary has them or a drifting phrase holds them.
     in_phrases = {word for r in drift if " " in r.term for word in r.term.split()}
     left_out = []
@@ -782,20 +788,24 @@ def _evidence(clusters: list[list[Variant]], korean_at: dict[str, str],
     The main rendering is the glossary's (every rendering it accepts, ``accepted``),
     else the most used one. A message whose Korean holds a main rendering does not show
     another: the aligner linked a neighbour of the term there (데코레이터를 정의:
-    *define* linked to 데코레이터 while 정의 is in the sentence). Another rendering
-    left with fewer than ``min_messages`` messages is no drift."""
+    *define* linked to 데코레이터 while 정의 is in the sentence). The others are taken
+    most used first, and one kept is held the same way: a message holding it shows no
+    less used one (필요 of 체크포인트가 필요합니다, where the main is 검사점). Another
+    rendering left with fewer than ``min_messages`` messages is no drift."""
     heads = [(cluster, _merge(cluster)) for cluster in clusters]
     main_cluster, main = next(((c, h) for c, h in heads if h.accepted),
                               min(heads, key=lambda pair: (-pair[1].count, pair[1].key)))
     main_keys = set(accepted) | ({v.key for v in main_cluster if v.accepted} or {main.key})
     kept = [main]
-    for cluster, head in heads:
-        if cluster is main_cluster:
-            continue
+    held = set(main_keys)
+    others = sorted((head for cluster, head in heads if cluster is not main_cluster),
+                    key=lambda head: (-head.count, head.key))
+    for head in others:
         head.places = [place for place in head.places
-                       if not any(key in korean_at[place] for key in main_keys)]
+                       if not any(key in korean_at[place] for key in held)]
         if head.count >= min_messages:
             kept.append(head)
+            held.add(head.key)
     kept.sort(key=lambda v: (-v.count, v.key))
     return kept
 
