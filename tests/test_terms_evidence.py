@@ -129,7 +129,7 @@ def test_a_phrase_reads_the_final_and_links_and_a_single_word_does_not():
 
     item = _aligned("a.po", 1, "time step here", "타임 스텝 여기", {(2, 2)})
     assert rendering_of(item, range(0, 2)) is None  # grow-diag only: no rendering
-    item.phrase_links = {(0, 0), (1, 1), (2, 2)}
+    item.final_and = {(0, 0), (1, 1)}
     assert rendering_of(item, range(0, 2)).shown == "타임 스텝"
     assert rendering_of(item, range(0, 1)) is None and rendering_of(item, range(1, 2)) is None
 

@@ -31,10 +31,11 @@ The report (:class:`Report`):
   rendering. A message whose Korean keeps the English term (a title, a name) has no
   rendering of it, and one whose Korean holds the main rendering (any the glossary
   accepts, else the most used), or another drifting one used more, counts for no
-  other: the aligner linked a neighbour there; a single word given a noun rendering in under half of the messages that hold
-  it (a verb such as keep, rendered 가집니다) does not drift: those renderings are slips
-  too; a phrase rendered only as one of its words is (checkpoint read: 체크포인트 and
-  검사점) is that word's drift, listed once.
+  other: the aligner linked a neighbour there; a single word given a noun rendering in
+  under half of the messages that hold it (a verb such as keep, rendered 가집니다) does
+  not drift: those renderings are slips too; a phrase whose renderings are all those of
+  one of its words (checkpoint read: 체크포인트 and 검사점) is that word's drift, listed
+  once.
   A single word common in general English (:func:`is_general`: set, work,
   time) that the glossary lacks and no drifting phrase holds is *left out* (``left_out``)
   unless ``all_words``: such a line is mostly one word with two senses;
@@ -281,8 +282,8 @@ SMALL = 2000  # sentence pairs: below this, sampling is cheap and the sample sma
 class Links(NamedTuple):
     """The word links (source index, target index) of one sentence pair."""
 
-    words: set    # grow-diag: what a single word's rendering is read from
-    phrases: set  # and the final-and links: what a phrase's rendering is read from
+    grown: set      # grow-diag: what every rendering is read from
+    final_and: set  # what final-and adds to them: a phrase's rendering reads these too
 
 
 def align(source: list[list[str]], target: list[list[str]]) -> list[Links]:
@@ -302,8 +303,8 @@ def align(source: list[list[str]], target: list[list[str]]) -> list[Links]:
             links_filename_fwd=forward, links_filename_rev=backward, quiet=True)
         found = []
         for f, b in zip(_read_links(forward), _read_links(backward)):
-            words = _grow_diag(f, b)
-            found.append(Links(words, words | _final_and(words, f, b)))
+            grown = _grow_diag(f, b)
+            found.append(Links(grown, _final_and(grown, f, b)))
         return found
 
 
@@ -320,13 +321,11 @@ class Analysed:
     morphs: list[Morph]
     links: set          # grow-diag links (source index, target index)
     text: str           # the msgstr as analysed (markup blanked out)
-    phrase_links: set | None = None  # links and final-and's, for phrases (None: links)
+    final_and: set = field(default_factory=set)  # links final-and adds, for phrases
 
     def links_of(self, positions: range) -> set:
         """The links a rendering of the English words at ``positions`` is read from."""
-        if len(positions) > 1 and self.phrase_links is not None:
-            return self.phrase_links
-        return self.links
+        return self.links | self.final_and if len(positions) > 1 else self.links
 
 
 def _cache_key(pairs: list[Pair], glossary_words: list[str]) -> str:
@@ -378,8 +377,8 @@ def analyse(pairs: list[Pair], glossary: Glossary | None, cache_dir: Path | None
                                                         for i in usable])
         for i, item in zip(usable, found):
             links[i] = item
-    result = [Analysed(pair, english[i][0], english[i][1], morphs[i], links[i].words,
-                       masked[i], links[i].phrases)
+    result = [Analysed(pair, english[i][0], english[i][1], morphs[i], links[i].grown,
+                       masked[i], links[i].final_and)
               for i, pair in enumerate(pairs)]
     if cached is not None:
         if cache_dir.parent.is_dir():
@@ -388,7 +387,7 @@ def analyse(pairs: list[Pair], glossary: Glossary | None, cache_dir: Path | None
             cache_dir.mkdir(parents=True, exist_ok=True)
             write_text_atomic(cached, json.dumps(
                 [[a.words, a.clauses, [list(m) for m in a.morphs], sorted(a.links), a.text,
-                  sorted(a.phrase_links - a.links)] for a in result], ensure_ascii=False))
+                  sorted(a.final_and)] for a in result], ensure_ascii=False))
         except OSError:
             pass  # a cache that cannot be written costs speed, never the report
     return result
@@ -399,11 +398,11 @@ def _from_json(pairs: list[Pair], stored: list) -> list[Analysed]:
         raise ValueError("cache of another tree")
     out = []
     for pair, (words, clauses, morphs, links, text, final) in zip(pairs, stored):
-        grown = {(int(s), int(t)) for s, t in links}
         out.append(Analysed(pair, [str(w) for w in words], [int(c) for c in clauses],
                             [Morph(str(a), str(b), bool(c), int(d), int(e), bool(f))
                              for a, b, c, d, e, f in morphs],
-                            grown, str(text), grown | {(int(s), int(t)) for s, t in final}))
+                            {(int(s), int(t)) for s, t in links}, str(text),
+                            {(int(s), int(t)) for s, t in final}))
     return out
 
 
@@ -758,8 +757,8 @@ def build_report(analysed: list[Analysed], glossary: Glossary | None, *, catalog
             if top.count >= dominance * term_messages[term] and \
                     korean.term_shape_problem(top.shown) is None:
                 candidates.append(TermReport(term, term_messages[term], ordered))
-    # A phrase whose every rendering is one of a word's of it (checkpoint read: 체크포인트
-    # and 검사점, read being a verb) is that word's drift, listed once: as the word's.
+    # A phrase whose renderings are all those of one of its words (checkpoint read:
+    # 체크포인트 and 검사점, read being a verb) is that word's drift, listed once.
     word_keys = {r.term: {v.key for v in r.variants} for r in drift if " " not in r.term}
     drift = [r for r in drift if " " not in r.term or not any(
         {v.key for v in r.variants} <= word_keys.get(word, set()) for word in r.term.split())]
